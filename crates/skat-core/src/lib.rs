@@ -1,0 +1,27 @@
+//! skat-core: the Skat rules engine, ISS records and (later) the open-handed solver, in pure
+//! Rust. The Python package `skat` wraps it through the `skat-py` crate.
+//!
+//! Flow: a [`Deal`] starts a [`Game`]; actions move it through the auction, the skat, the
+//! declaration and ten tricks to a [`GameResult`]; [`record`] reads and writes ISS records.
+
+pub mod action;
+pub mod cards;
+pub mod deal;
+pub mod error;
+pub mod game;
+pub mod perft;
+pub mod record;
+pub mod result;
+pub mod rng;
+pub mod rules;
+pub mod simulate;
+
+pub use action::Action;
+pub use cards::{Card, Cards, Rank, Suit};
+pub use deal::Deal;
+pub use error::SkatError;
+pub use game::{Actor, Game, Move, Phase, Trick, View};
+pub use record::Record;
+pub use result::{EndReason, GameResult, IssResult};
+pub use rng::Rng;
+pub use rules::{Contract, GameType};
