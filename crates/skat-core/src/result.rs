@@ -258,6 +258,8 @@ pub struct IssResult {
     pub penalties: [i32; 3],
     /// Every `key:value` pair as written.
     pub fields: Vec<(String, String)>,
+    /// The text as recorded.
+    pub text: String,
 }
 
 impl IssResult {
@@ -276,6 +278,7 @@ impl IssResult {
             schwarz: false,
             penalties: [0; 3],
             fields: Vec::new(),
+            text: t.to_string(),
         };
         if t == "passed" {
             r.passed = true;

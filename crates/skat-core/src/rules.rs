@@ -338,6 +338,20 @@ impl fmt::Display for Contract {
     }
 }
 
+/// Cards in the order a player sorts a hand for `gt` (jacks and trumps first, then clubs,
+/// spades, hearts, diamonds, each from high to low). Without a game type: as for grand.
+pub fn display_order(gt: Option<GameType>, cards: Cards) -> Vec<Card> {
+    let gt = gt.unwrap_or(GameType::Grand);
+    let trumps = gt.trumps();
+    let mut v: Vec<Card> = cards.iter().collect();
+    v.sort_by_key(|&c| {
+        let group = if trumps.contains(c) { 4 } else { c.suit() as u8 };
+        let rank = if trumps.contains(c) { trump_rank(gt, c) } else { plain_rank(gt, c) };
+        std::cmp::Reverse((group, rank))
+    });
+    v
+}
+
 /// The 63 legal bids, 18 to 264.
 pub const BIDS: [u16; 63] = [
     18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48, 50, 54, 55, 59, 60, 63, 66, 70,

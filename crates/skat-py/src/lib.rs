@@ -1,0 +1,33 @@
+//! `skat._core`: the PyO3 bindings of skat-core. Conversion and error mapping only; every rule
+//! lives in the core crate. The public API is re-exported by the Python package `skat`.
+
+use pyo3::prelude::*;
+
+mod cards;
+mod error;
+mod game;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    error::register(m)?;
+    m.add_class::<cards::PySuit>()?;
+    m.add_class::<cards::PyRank>()?;
+    m.add_class::<cards::PyGameType>()?;
+    m.add_class::<cards::PyCard>()?;
+    m.add_class::<cards::PyCards>()?;
+    m.add_class::<game::PyPhase>()?;
+    m.add_class::<game::PyContract>()?;
+    m.add_class::<game::PyAction>()?;
+    m.add_class::<game::PyDeal>()?;
+    m.add_class::<game::PyGameResult>()?;
+    m.add_class::<game::PyView>()?;
+    m.add_class::<game::PyGame>()?;
+    m.add_function(wrap_pyfunction!(game::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(game::random_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game::random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(game::legal_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(game::trick_winner, m)?)?;
+    m.add_function(wrap_pyfunction!(game::bids, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! Static bounds ("quick tricks", thesis ch. 5) for suit and grand games at the start of a
+//! trick, on the marginal scale (declarer's points from the cards still in play).
+//!
+//! * Declarer to lead: she cashes her trumps that are above every defender trump (each trump
+//!   lead strips one trump from each defender that has one), then in each plain suit her cards
+//!   above every defender card of that suit, as long as each defender either still holds a
+//!   card of the suit or has no trump left. Those tricks are certain whatever the defenders
+//!   do, so she gets the cashed cards plus, from each defender, at least the sum of its `n`
+//!   cheapest cards (`n` = certain tricks).
+//! * A defender to lead: the same with the declarer as the only opponent; the partner is
+//!   simulated card by card (he plays under the led card when he can, otherwise the trick is
+//!   still the defenders' but the run ends). This gives a lower bound on the defenders'
+//!   points, i.e. an upper bound on the declarer's.
+//!
+//! The "jack fix" of the thesis (jacks outrank A/T/K/Q but are worth less, so a monotone
+//! revaluation of defender cards is wrong) is built in: the defenders' contribution is the sum
+//! of their `n` cheapest cards by actual value, which is a valid lower bound for any choice of
+//! `n` cards, whatever their ranks.
+
+use super::layout::Layout;
+
+#[inline]
+fn highest(m: u32) -> u32 {
+    31 - m.leading_zeros()
+}
+
+/// Cards of `m` strictly above the highest card of `other` (all of `m` when `other` is empty).
+#[inline]
+fn above_all(m: u32, other: u32) -> u32 {
+    if other == 0 {
+        m
+    } else {
+        let h = highest(other);
+        if h == 31 {
+            0
+        } else {
+            m & !((2u32 << h) - 1)
+        }
+    }
+}
+
+/// The `s` highest cards of `m`.
+#[inline]
+fn top_n(mut m: u32, s: u32) -> u32 {
+    let mut out = 0;
+    for _ in 0..s {
+        if m == 0 {
+            break;
+        }
+        let b = 1u32 << highest(m);
+        out |= b;
+        m &= !b;
+    }
+    out
+}
+
+/// Lower bound on the declarer's marginal points, declarer to lead at the start of a trick.
+pub fn declarer_lower(lay: &Layout, h: &[u32; 3], decl: usize) -> i32 {
+    let d1 = (decl + 1) % 3;
+    let d2 = (decl + 2) % 3;
+    let hd = h[decl];
+    let def = h[d1] | h[d2];
+    let t = lay.trumps;
+    let mut n = 0u32;
+    let mut pts = 0i32;
+    let mut r = 0u32;
+    if t != 0 {
+        let mine = above_all(hd & t, def & t);
+        r = mine.count_ones();
+        pts += lay.points_of(mine);
+        n += r;
+    }
+    let t1 = (h[d1] & t).count_ones().saturating_sub(r);
+    let t2 = (h[d2] & t).count_ones().saturating_sub(r);
+    for g in 0..lay.ngroups {
+        if g == lay.trump_group {
+            continue;
+        }
+        let gm = lay.group_mask[g];
+        let mine = above_all(hd & gm, def & gm);
+        if mine == 0 {
+            continue;
+        }
+        let lim1 = if t1 == 0 { u32::MAX } else { (h[d1] & gm).count_ones() };
+        let lim2 = if t2 == 0 { u32::MAX } else { (h[d2] & gm).count_ones() };
+        let s = mine.count_ones().min(lim1).min(lim2);
+        if s > 0 {
+            pts += lay.points_of(top_n(mine, s));
+            n += s;
+        }
+    }
+    if n == 0 {
+        return 0;
+    }
+    pts + lay.min_points(h[d1], n) + lay.min_points(h[d2], n)
+}
+
+/// The card the partner plays under `c` (led group `gm`), and whether the run must stop
+/// after this trick (partner had to win it).
+#[inline]
+fn partner_card(lay: &Layout, hp: u32, c: u32, gm: u32) -> (u32, bool) {
+    let pg = hp & gm;
+    if pg != 0 {
+        let below = pg & ((1u32 << c) - 1);
+        if below != 0 {
+            (highest(below), false)
+        } else {
+            (highest(pg), true)
+        }
+    } else {
+        // void: discard a plain card of another group (never wins); only trumps: ruffs
+        let plain = hp & !lay.trumps & !gm;
+        if plain != 0 {
+            // throw the most valuable plain card
+            let mut best = highest(plain);
+            let mut m = plain;
+            while m != 0 {
+                let b = m.trailing_zeros();
+                m &= m - 1;
+                if lay.points[b as usize] > lay.points[best as usize] {
+                    best = b;
+                }
+            }
+            (best, false)
+        } else if hp != 0 {
+            (highest(hp), gm != lay.trumps)
+        } else {
+            (32, true)
+        }
+    }
+}
+
+/// Lower bound on the defenders' marginal points, defender `lead` to lead.
+pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i32 {
+    let partner = 3 - decl - lead;
+    let hd = h[decl];
+    let hl = h[lead];
+    let mut hp = h[partner];
+    let t = lay.trumps;
+    let mut n = 0u32;
+    let mut pts = 0i32;
+    let mut r = 0u32;
+    let mut stop = false;
+    if t != 0 {
+        let mut cand = above_all(hl & t, hd & t);
+        while cand != 0 && !stop {
+            let c = highest(cand);
+            cand &= !(1 << c);
+            let (p, s) = partner_card(lay, hp, c, t);
+            stop = s;
+            pts += lay.points[c as usize] as i32;
+            if p < 32 {
+                pts += lay.points[p as usize] as i32;
+                hp &= !(1 << p);
+            }
+            n += 1;
+            r += 1;
+        }
+    }
+    let td = (hd & t).count_ones().saturating_sub(r);
+    for g in 0..lay.ngroups {
+        if stop {
+            break;
+        }
+        if g == lay.trump_group {
+            continue;
+        }
+        let gm = lay.group_mask[g];
+        let dg = hd & gm;
+        let cd = dg.count_ones();
+        let mut cand = above_all(hl & gm, dg);
+        let mut i = 0;
+        while cand != 0 && !stop {
+            i += 1;
+            if td > 0 && cd < i {
+                break;
+            }
+            let c = highest(cand);
+            cand &= !(1 << c);
+            let (p, s) = partner_card(lay, hp, c, gm);
+            stop = s;
+            pts += lay.points[c as usize] as i32;
+            if p < 32 {
+                pts += lay.points[p as usize] as i32;
+                hp &= !(1 << p);
+            }
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return 0;
+    }
+    pts + lay.min_points(hd, n)
+}

@@ -1,0 +1,238 @@
+//! The solver's internal card numbering. For each game type the 32 cards are renumbered so
+//! that every *follow group* (the trumps, and each plain suit) is a contiguous bit range in
+//! ascending trick-taking power, with the trumps on top. Then:
+//!
+//! * the winner of a trick is the highest internal index among the trick's cards that are
+//!   trumps or of the led group;
+//! * "adjacent in power" is "no other live card between two bit positions";
+//! * the canonical (rank-ownership) form of a position is read off one bit range per group.
+//!
+//! Suit games: the three plain suits (7 cards each, ascending suit order) at bits 0..21, the 11
+//! trumps at 21..32. Grand: four plain suits of 7 at 0..28, jacks at 28..32. Null: the external
+//! numbering (4 suits of 8 in face order, which is the null power order).
+
+use std::sync::OnceLock;
+
+use crate::cards::{Card, Cards};
+use crate::rules::GameType;
+
+/// Up to five follow groups (grand: four suits and the jacks).
+pub const MAX_GROUPS: usize = 5;
+
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub game_type: GameType,
+    /// External card index -> internal bit.
+    pub to_int: [u8; 32],
+    /// Internal bit -> external card index.
+    pub to_ext: [u8; 32],
+    /// Internal bit -> group number.
+    pub group_of: [u8; 32],
+    /// Internal mask of each group (only `ngroups` are used).
+    pub group_mask: [u32; MAX_GROUPS],
+    /// Lowest bit of each group.
+    pub group_base: [u8; MAX_GROUPS],
+    pub ngroups: usize,
+    /// Internal mask of the trumps (0 in null); always the highest group when present.
+    pub trumps: u32,
+    /// Number of the trump group, `usize::MAX` in null.
+    pub trump_group: usize,
+    /// Card points by internal bit (all 0 in null: points never matter there).
+    pub points: [u8; 32],
+    /// Point mask per point value, for fast sums: `points_of(m)`.
+    rank_masks: [(u32, u8); 5],
+}
+
+impl Layout {
+    fn build(gt: GameType) -> Layout {
+        // collect groups: plain suits ascending, then trumps
+        let trumps = gt.trumps();
+        let mut groups: Vec<Cards> = Vec::new();
+        for s in 0..4u8 {
+            let g = crate::cards::Suit::from_index(s).cards() - trumps;
+            if !g.is_empty() {
+                groups.push(g);
+            }
+        }
+        if !trumps.is_empty() {
+            groups.push(trumps);
+        }
+        let mut to_int = [0u8; 32];
+        let mut to_ext = [0u8; 32];
+        let mut group_of = [0u8; 32];
+        let mut group_mask = [0u32; MAX_GROUPS];
+        let mut group_base = [0u8; MAX_GROUPS];
+        let mut points = [0u8; 32];
+        let mut next = 0u8;
+        for (gi, g) in groups.iter().enumerate() {
+            let mut cards: Vec<Card> = g.iter().collect();
+            cards.sort_by_key(|&c| gt.power(c, *g));
+            group_base[gi] = next;
+            for c in cards {
+                to_int[c.index() as usize] = next;
+                to_ext[next as usize] = c.index();
+                group_of[next as usize] = gi as u8;
+                group_mask[gi] |= 1 << next;
+                points[next as usize] = if gt.is_null() { 0 } else { c.points() };
+                next += 1;
+            }
+        }
+        debug_assert_eq!(next, 32);
+        let ngroups = groups.len();
+        let trump_group = if trumps.is_empty() { usize::MAX } else { ngroups - 1 };
+        let trumps_int = if trumps.is_empty() { 0 } else { group_mask[ngroups - 1] };
+        let mut rank_masks = [(0u32, 0u8); 5];
+        for (i, v) in [2u8, 3, 4, 10, 11].iter().enumerate() {
+            let mut m = 0u32;
+            for b in 0..32 {
+                if points[b] == *v {
+                    m |= 1 << b;
+                }
+            }
+            rank_masks[i] = (m, *v);
+        }
+        Layout {
+            game_type: gt,
+            to_int,
+            to_ext,
+            group_of,
+            group_mask,
+            group_base,
+            ngroups,
+            trumps: trumps_int,
+            trump_group,
+            points,
+            rank_masks,
+        }
+    }
+
+    /// The layout of a game type (built once).
+    pub fn get(gt: GameType) -> &'static Layout {
+        static LAYOUTS: OnceLock<Vec<Layout>> = OnceLock::new();
+        let all = LAYOUTS.get_or_init(|| GameType::ALL.iter().map(|&g| Layout::build(g)).collect());
+        &all[gt as usize]
+    }
+
+    /// External card set -> internal mask.
+    pub fn to_internal(&self, cards: Cards) -> u32 {
+        let mut m = 0u32;
+        for c in cards.iter() {
+            m |= 1 << self.to_int[c.index() as usize];
+        }
+        m
+    }
+
+    /// Internal mask -> external card set.
+    pub fn to_external(&self, mask: u32) -> Cards {
+        let mut s = Cards::EMPTY;
+        let mut m = mask;
+        while m != 0 {
+            let b = m.trailing_zeros();
+            m &= m - 1;
+            s = s.with(Card::from_index(self.to_ext[b as usize]));
+        }
+        s
+    }
+
+    pub fn card(&self, bit: u8) -> Card {
+        Card::from_index(self.to_ext[bit as usize])
+    }
+
+    pub fn bit(&self, card: Card) -> u8 {
+        self.to_int[card.index() as usize]
+    }
+
+    /// Sum of card points of an internal mask.
+    #[inline]
+    pub fn points_of(&self, m: u32) -> i32 {
+        let mut s = 0i32;
+        for &(rm, v) in &self.rank_masks {
+            s += (m & rm).count_ones() as i32 * v as i32;
+        }
+        s
+    }
+
+    /// Sum of the `n` smallest card values in `m` (`n <= |m|`).
+    #[inline]
+    pub fn min_points(&self, m: u32, n: u32) -> i32 {
+        let mut left = n;
+        let mut sum = 0i32;
+        let zeros = m & !(self.rank_masks.iter().fold(0, |a, &(rm, _)| a | rm));
+        let z = zeros.count_ones().min(left);
+        left -= z;
+        for &(rm, v) in &self.rank_masks {
+            if left == 0 {
+                break;
+            }
+            let t = (m & rm).count_ones().min(left);
+            left -= t;
+            sum += t as i32 * v as i32;
+        }
+        sum
+    }
+
+    /// The cards of `hand` that may follow a trick led with internal card `lead`.
+    #[inline]
+    pub fn legal(&self, hand: u32, lead: Option<u8>) -> u32 {
+        match lead {
+            None => hand,
+            Some(l) => {
+                let f = hand & self.group_mask[self.group_of[l as usize] as usize];
+                if f == 0 {
+                    hand
+                } else {
+                    f
+                }
+            }
+        }
+    }
+
+    /// The mask of cards that can win a trick led with `lead`: trumps and the led group.
+    #[inline]
+    pub fn contenders(&self, lead: u8) -> u32 {
+        self.trumps | self.group_mask[self.group_of[lead as usize] as usize]
+    }
+
+    /// Index (0..n) of the winning card among `cards` (led by `cards[0]`).
+    #[inline]
+    pub fn winner(&self, cards: &[u8]) -> usize {
+        let cont = self.contenders(cards[0]);
+        let mut best = 0;
+        for (i, &c) in cards.iter().enumerate().skip(1) {
+            if cont & (1 << c) != 0 && c > cards[best] {
+                best = i;
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::trick_winner;
+    use crate::rng::Rng;
+
+    #[test]
+    fn winner_matches_rules() {
+        let mut rng = Rng::new(7);
+        for gt in GameType::ALL {
+            let lay = Layout::get(gt);
+            for c in Card::all() {
+                assert_eq!(lay.card(lay.bit(c)), c);
+            }
+            for _ in 0..2000 {
+                let mut deck: Vec<Card> = Card::all().collect();
+                rng.shuffle(&mut deck);
+                let t = &deck[..3];
+                let ti: Vec<u8> = t.iter().map(|&c| lay.bit(c)).collect();
+                assert_eq!(lay.winner(&ti), trick_winner(gt, t), "{gt} {t:?}");
+                let hand: Cards = deck[3..10].iter().copied().collect();
+                let legal = crate::rules::legal_cards(gt, hand, Some(t[0]));
+                assert_eq!(lay.to_external(lay.legal(lay.to_internal(hand), Some(ti[0]))), legal);
+            }
+            let total: i32 = lay.points_of(u32::MAX);
+            assert_eq!(total, if gt.is_null() { 0 } else { 120 });
+        }
+    }
+}

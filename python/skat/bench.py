@@ -1,0 +1,118 @@
+"""Benchmarks behind ``skat bench``: move generation (random games) for now.
+
+Each measurement repeats a timed loop and reports the median and spread, because this machine
+is shared and noisy; comparisons are ratios measured in the same run.
+"""
+
+from __future__ import annotations
+
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from skat._core import Deal, Game, random_games
+
+
+@dataclass
+class Timing:
+    """Games per second over repeated runs."""
+
+    name: str
+    games: int
+    """Games per run."""
+    rates: list[float] = field(default_factory=list)
+    """Games per second, one per run."""
+    action_rates: list[float] = field(default_factory=list)
+    """Player actions (bids, declarations, cards...) per second, one per run."""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.rates)
+
+    @property
+    def spread(self) -> tuple[float, float]:
+        return (min(self.rates), max(self.rates))
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["median"] = self.median
+        d["min"], d["max"] = self.spread
+        d["actions_median"] = statistics.median(self.action_rates)
+        return d
+
+
+def python_random_games(n: int, seed: int) -> int:
+    """Plays ``n`` random games through the Python API (one call per action)."""
+    rng = random.Random(seed)
+    actions = 0
+    for i in range(n):
+        game = Game(Deal.random(seed + i))
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+            actions += 1
+    return actions
+
+
+def openspiel_random_games(n: int, seed: int) -> int | None:
+    """The same loop over OpenSpiel's ``skat`` game, or None when open_spiel is not installed."""
+    try:
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("skat")
+    rng = random.Random(seed)
+    actions = 0
+    for _ in range(n):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choice(outcomes)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                actions += 1
+    return actions
+
+
+def _time(timing: Timing, fn: Callable[[int, int], int | None], seed: int) -> None:
+    start = time.perf_counter()
+    actions = fn(timing.games, seed) or 0
+    elapsed = time.perf_counter() - start
+    timing.rates.append(timing.games / elapsed)
+    timing.action_rates.append(actions / elapsed)
+
+
+def bench_rules(games: int = 2000, repeat: int = 5, seed: int = 0) -> dict[str, Any]:
+    """Random complete games per second: inside Rust, through the Python API, and over
+    OpenSpiel's ``skat`` (if installed), interleaved run by run so that load affects all alike.
+    """
+    rust = Timing("rust", games * 10)
+    python = Timing("python", games)
+    spiel = Timing("openspiel", games)
+    have_spiel = openspiel_random_games(1, seed) is not None
+    for r in range(repeat):
+        s = seed + r * 1_000_003
+        _time(rust, random_games, s)
+        _time(python, python_random_games, s)
+        if have_spiel:
+            _time(spiel, openspiel_random_games, s)
+    out: dict[str, Any] = {
+        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+        "python": platform.python_version(),
+        "repeat": repeat,
+        "rust": rust.as_dict(),
+        "python_api": python.as_dict(),
+        "openspiel": spiel.as_dict() if have_spiel else None,
+    }
+    if have_spiel:
+        ratios = [p / o for p, o in zip(python.rates, spiel.rates, strict=True)]
+        out["python_over_openspiel"] = {
+            "median": statistics.median(ratios),
+            "min": min(ratios),
+            "max": max(ratios),
+        }
+    return out

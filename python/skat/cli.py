@@ -1,0 +1,250 @@
+"""The ``skat`` command line.
+
+Commands: ``deal``, ``replay``, ``random-games``, ``bench``. Every command has ``--help``.
+Every random choice comes from a seed; when none is given one is drawn and printed, so any run
+can be repeated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from skat import __version__
+from skat._core import Deal, random_game
+from skat.display import SEAT_NAMES, hand_markup, result_line
+from skat.records import ReplaySummary, replay_file
+
+
+def _seed(value: int | None, console: Console) -> int:
+    if value is not None:
+        return value
+    seed = int.from_bytes(os.urandom(4), "little")
+    console.print(f"[dim]seed {seed} (repeat with --seed {seed})[/dim]")
+    return seed
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+
+
+def cmd_deal(args: argparse.Namespace, console: Console) -> int:
+    seed = _seed(args.seed, console)
+    deal = Deal.random(seed)
+    table = Table(title=f"Deal {seed}", show_header=True)
+    table.add_column("seat")
+    table.add_column("cards")
+    table.add_column("points", justify="right")
+    for seat, hand in enumerate(deal.hands):
+        table.add_row(f"{seat} {SEAT_NAMES[seat]}", hand_markup(hand), str(hand.points))
+    table.add_row("skat", hand_markup(deal.skat), str(deal.skat.points))
+    console.print(table)
+    console.print(f"[dim]ISS: {deal.to_iss()}[/dim]", soft_wrap=True)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    summary = ReplaySummary()
+    for path in args.files:
+        if not os.path.exists(path):
+            console.print(f"[red]no such file: {path}[/red]")
+            return 2
+        replay_file(path, summary)
+    table = Table(title="ISS replay")
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    table.add_row("records read", str(summary.records))
+    table.add_row("complete games checked", str(summary.complete))
+    table.add_row("  of which passed", str(summary.passed))
+    for end, n in sorted(summary.by_end.items()):
+        table.add_row(f"  ended: {end}", str(n))
+    table.add_row("games in progress", str(summary.in_progress))
+    table.add_row("records with errors", str(len(summary.errors)))
+    table.add_row("mismatches", str(len(summary.mismatches)))
+    console.print(table)
+    for where, message in summary.errors:
+        console.print(f"[red]error[/red] {where}: {message}")
+    for rid, diffs in summary.mismatches:
+        console.print(f"[red]mismatch[/red] record {rid}: {'; '.join(diffs)}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(
+                {
+                    "records": summary.records,
+                    "complete": summary.complete,
+                    "passed": summary.passed,
+                    "in_progress": summary.in_progress,
+                    "errors": summary.errors,
+                    "mismatches": summary.mismatches,
+                },
+                f,
+                indent=2,
+            )
+    return 0 if summary.ok else 1
+
+
+def cmd_random_games(args: argparse.Namespace, console: Console) -> int:
+    if args.n < 1:
+        console.print("[red]N must be at least 1[/red]")
+        return 2
+    seed = _seed(args.seed, console)
+    types: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    values: Counter[str] = Counter()
+    overbid = 0
+    with _progress(console) as progress:
+        task = progress.add_task("random games", total=args.n)
+        for i in range(args.n):
+            r = random_game(seed + i).result
+            assert r is not None
+            if r.contract is None:
+                key = "passed" if r.passed else r.end
+            else:
+                gt = r.contract.game_type
+                key = str(gt) + (" ouvert" if r.contract.ouvert else "")
+                key += (
+                    " hand" if r.contract.hand and not (r.contract.ouvert and gt != gt.NULL) else ""
+                )
+            types[key] += 1
+            won[key] += int(r.won)
+            values[key] += r.value
+            overbid += int(r.overbid)
+            if i % 256 == 0:
+                progress.update(task, completed=i)
+    table = Table(title=f"{args.n} random games (seeds {seed}..{seed + args.n - 1})")
+    table.add_column("contract")
+    table.add_column("games", justify="right")
+    table.add_column("share", justify="right")
+    table.add_column("declarer won", justify="right")
+    table.add_column("mean value", justify="right")
+    for key, n in sorted(types.items(), key=lambda kv: -kv[1]):
+        table.add_row(
+            key,
+            str(n),
+            f"{100 * n / args.n:.1f}%",
+            f"{100 * won[key] / n:.1f}%",
+            f"{values[key] / n:+.1f}",
+        )
+    console.print(table)
+    console.print(f"overbid games: {overbid} ({100 * overbid / args.n:.1f}%)")
+    if args.show:
+        g = random_game(seed)
+        assert g.result is not None
+        console.print(f"first game: {result_line(g.result)}")
+        console.print(f"[dim]{g.to_iss()}[/dim]", soft_wrap=True)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace, console: Console) -> int:
+    from skat.bench import bench_rules
+
+    if args.what != "rules":
+        console.print(f"[red]unknown benchmark {args.what!r}; available: rules[/red]")
+        return 2
+    with console.status("measuring random games (Rust, Python API, OpenSpiel if installed)..."):
+        out = bench_rules(games=args.games, repeat=args.repeat, seed=args.seed)
+    table = Table(
+        title=f"Random complete games per second ({out['repeat']} runs, {out['machine']})"
+    )
+    table.add_column("loop")
+    table.add_column("games/run", justify="right")
+    table.add_column("median games/s", justify="right")
+    table.add_column("min .. max", justify="right")
+    table.add_column("median actions/s", justify="right")
+    for key in ("rust", "python_api", "openspiel"):
+        t = out.get(key)
+        if t:
+            table.add_row(
+                key,
+                str(t["games"]),
+                f"{t['median']:,.0f}",
+                f"{t['min']:,.0f} .. {t['max']:,.0f}",
+                f"{t['actions_median']:,.0f}",
+            )
+    console.print(table)
+    ratio = out.get("python_over_openspiel")
+    if ratio:
+        console.print(
+            f"Python API / OpenSpiel: median {ratio['median']:.2f}x"
+            f" (runs {ratio['min']:.2f}..{ratio['max']:.2f})"
+        )
+    else:
+        console.print("[dim]open_spiel not installed: no OpenSpiel comparison[/dim]")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=2)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="skat", description="An expert-level computer Skat player.")
+    p.add_argument("--version", action="version", version=f"skat {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    d = sub.add_parser(
+        "deal", help="show a random deal", description="Show a random deal, sorted and grouped."
+    )
+    d.add_argument("--seed", type=int, help="deal seed (default: drawn and printed)")
+    d.set_defaults(func=cmd_deal)
+
+    r = sub.add_parser(
+        "replay",
+        help="replay ISS records and check their results",
+        description="Replay every record of ISS files through the rules; exit 1 on any mismatch.",
+    )
+    r.add_argument("files", nargs="+", metavar="FILE")
+    r.add_argument("--json", metavar="FILE", help="also write the summary as JSON")
+    r.set_defaults(func=cmd_replay)
+
+    g = sub.add_parser(
+        "random-games",
+        help="play games with random legal actions",
+        description="Play N games with uniformly random legal actions; "
+        "show game types and results.",
+    )
+    g.add_argument("n", type=int, metavar="N")
+    g.add_argument("--seed", type=int, help="first seed (default: drawn and printed)")
+    g.add_argument("--show", action="store_true", help="print the first game as an ISS record")
+    g.set_defaults(func=cmd_random_games)
+
+    b = sub.add_parser(
+        "bench", help="benchmarks", description="Benchmarks: 'rules' (random games per second)."
+    )
+    b.add_argument("what", choices=["rules"], help="what to measure")
+    b.add_argument("--games", type=int, default=2000, help="games per timed run (Python loop)")
+    b.add_argument("--repeat", type=int, default=5, help="timed runs (median reported)")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--json", metavar="FILE", help="write the measurements as JSON")
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    console = Console()
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    code: int = args.func(args, console)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
