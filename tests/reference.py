@@ -443,6 +443,7 @@ class RefGame:
         self.schwarz_ann: bool = False
         self.ouvert: bool = False
         self.discard: list[str] = []
+        self.pending_declaration: str | None = None
         # Card play state.
         self.leader: int = 0
         self.trick: list[str] = []
@@ -483,7 +484,7 @@ class RefGame:
                 return ["y", "p"]
             return ["18", "p"]
         if self.phase == "skat":
-            return ["s"] + hand_declarations(self.bid)
+            return ["s", *hand_declarations(self.bid)]
         if self.phase == "discard":
             assert self.declarer is not None
             cards = sort_cards(self.hands[self.declarer])
@@ -616,13 +617,26 @@ class RefGame:
         self._declare(canonical)
 
     def _apply_discard(self, token: str) -> None:
-        """Handle a discard ``X.Y`` or a combined declaration ``D.X.Y``."""
+        """Handle a discard ``X.Y`` or a combined declaration ``D.X.Y``.
+
+        As in some ISS records, a plain pick-up declaration (``D``) is also
+        accepted here; it is remembered and takes effect with the discard that
+        must follow (``legal_tokens`` still lists only the discards).
+        """
         assert self.declarer is not None
         parts = token.split(".")
+        declaration: str | None
+        if len(parts) == 1 and self.pending_declaration is None:
+            # ISS also writes the declaration and the discard as two moves.
+            declaration = declaration_token(*parse_declaration(token))
+            if declaration not in pickup_declarations(self.bid):
+                raise ValueError(f"illegal declaration {token!r} at bid {self.bid}")
+            self.pending_declaration = declaration
+            return
         if len(parts) == 2:
-            declaration = None
+            declaration = self.pending_declaration
             cards = parts
-        elif len(parts) == 3:
+        elif len(parts) == 3 and self.pending_declaration is None:
             declaration = declaration_token(*parse_declaration(parts[0]))
             if declaration not in pickup_declarations(self.bid):
                 raise ValueError(f"illegal declaration {parts[0]!r} at bid {self.bid}")
@@ -677,12 +691,12 @@ class RefGame:
         self.tricks_played += 1
         self.trick = []
         self.leader = winner
+        null_lost = self.game_type == "N" and winner == self.declarer
+        schwarz_lost = self.game_type != "N" and self.schwarz_ann and winner != self.declarer
         if self.tricks_played == 10:
             self.phase = "over"
-        elif self.game_type == "N" and winner == self.declarer:
-            self.stopped_early = True
-            self.phase = "over"
-        elif self.game_type != "N" and self.schwarz_ann and winner != self.declarer:
+        elif null_lost or schwarz_lost:
+            # The result is certain: play stops here.
             self.stopped_early = True
             self.phase = "over"
 
@@ -766,7 +780,9 @@ def _points_search(
     if not trick and not hands[seat]:
         return declarer_points
     outcomes = [
-        _points_search(_without(hands, seat, card), gt, declarer, leader, trick + [card], declarer_points)
+        _points_search(
+            _without(hands, seat, card), gt, declarer, leader, [*trick, card], declarer_points
+        )
         for card in legal_plays(gt, hands[seat], trick)
     ]
     return max(outcomes) if seat == declarer else min(outcomes)
@@ -796,7 +812,7 @@ def _null_search(
     if not trick and not hands[seat]:
         return 0
     outcomes = [
-        _null_search(_without(hands, seat, card), declarer, leader, trick + [card], tricks_played)
+        _null_search(_without(hands, seat, card), declarer, leader, [*trick, card], tricks_played)
         for card in legal_plays("N", hands[seat], trick)
     ]
     if seat == declarer:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 import sys
 from pathlib import Path
@@ -11,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import reference as ref  # noqa: E402
+import reference as ref
 
 ISS_SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "iss" / "iss-sample.sgf"
 
@@ -99,8 +98,8 @@ def test_matadors() -> None:
     assert ref.matadors("D", twelve("SJ")) == -1
     assert ref.matadors("C", twelve("CJ", "SJ", "HJ")) == 3
     assert ref.matadors("H", twelve("DJ", "HA")) == -3
-    assert ref.matadors("G", ref.JACKS + ["DA", "DT", "DK", "DQ", "D9", "D8", "D7", "HA"]) == 4
-    all_clubs = ref.JACKS + ["CA", "CT", "CK", "CQ", "C9", "C8", "C7", "HA"]
+    assert ref.matadors("G", [*ref.JACKS, "DA", "DT", "DK", "DQ", "D9", "D8", "D7", "HA"]) == 4
+    all_clubs = [*ref.JACKS, "CA", "CT", "CK", "CQ", "C9", "C8", "C7", "HA"]
     assert ref.matadors("C", all_clubs) == 11
     assert ref.matadors("D", all_clubs) == 4
     assert ref.matadors("N", all_clubs) == 0
@@ -146,8 +145,10 @@ def test_game_value_plain_cases() -> None:
 
 def test_game_value_stopped_early() -> None:
     # Clubs ouvert with 1 lost in the first trick: reached levels not counted, announced ones are.
-    res = ref.game_value("C", False, False, False, True, 18, twelve("CJ"), 13, 0, 1, stopped_early=True)
-    assert (res["won"], res["value"], res["schneider"], res["schwarz"]) == (False, -192, False, False)
+    cards = twelve("CJ")
+    res = ref.game_value("C", False, False, False, True, 18, cards, 13, 0, 1, stopped_early=True)
+    assert (res["won"], res["value"]) == (False, -192)
+    assert (res["schneider"], res["schwarz"]) == (False, False)
 
 
 def test_null_values() -> None:
@@ -162,6 +163,7 @@ def test_null_values() -> None:
 
 
 # -- the referee ----------------------------------------------------------------
+
 
 def play_first_legal(game: ref.RefGame, count: int) -> None:
     """Apply the first legal token ``count`` times."""
@@ -195,7 +197,7 @@ def test_auction_sequence() -> None:
     for seat, token in [(1, "18"), (0, "y"), (1, "20"), (0, "p"), (2, "22"), (1, "y"), (2, "p")]:
         assert game.to_move == seat
         game.apply(token)
-    assert game.declarer == 1 and game.bid == 20 and game.phase == "skat"
+    assert game.declarer == 1 and game.bid == 22 and game.phase == "skat"
     with pytest.raises(ValueError):
         ref.RefGame(ref.ALL_CARDS).apply("19")
 
@@ -209,8 +211,8 @@ def test_null_under_bid_is_illegal() -> None:
     game.apply("s")
     assert game.phase == "discard" and len(game.legal_tokens()) == 66
     with pytest.raises(ValueError):
-        game.apply("N.CA.CT")  # null 23 < bid 24
-    game.apply("CT.CA")
+        game.apply("N.SK.SQ")  # null 23 < bid 24
+    game.apply("SQ.SK")
     assert game.phase == "declare"
     assert "N" not in game.legal_tokens() and "NO" in game.legal_tokens()
     with pytest.raises(ValueError):
@@ -239,7 +241,6 @@ def test_full_game_grand_hand_schwarz() -> None:
     game = ref.RefGame(forehand + middlehand + rearhand + ["D8", "D7"])
     for token in ["p", "p", "18", "GH"]:
         game.apply(token)
-    assert ref.count_play_sequences(copy.deepcopy(game)) > 1
     while not game.is_over:
         game.apply(game.legal_tokens()[0])
     res = game.result

@@ -61,7 +61,11 @@ impl Action {
             if seat > 2 {
                 return Err(SkatError::parse("action", t));
             }
-            return Ok(if t.starts_with("TI") { Action::TimeOut(seat) } else { Action::Leave(seat) });
+            return Ok(if t.starts_with("TI") {
+                Action::TimeOut(seat)
+            } else {
+                Action::Leave(seat)
+            });
         }
         if t.len() == 2 {
             if let Ok(c) = Card::parse(t) {
@@ -146,7 +150,17 @@ mod tests {
         }
         assert_eq!(Action::parse("D.ST.H8").unwrap().to_string(), "D.ST.H8");
         assert_eq!(Action::parse("NHO").unwrap().to_string(), "NOH");
-        for bad in ["19", "0", "X", "CJ.CJ", "TI.3", "", "G.CJ", "CJ.SJ.HJ.DJ", "GX"] {
+        for bad in [
+            "19",
+            "0",
+            "X",
+            "CJ.CJ",
+            "TI.3",
+            "",
+            "G.CJ",
+            "CJ.SJ.HJ.DJ",
+            "GX",
+        ] {
             assert!(Action::parse(bad).is_err(), "{bad}");
         }
     }

@@ -283,7 +283,9 @@ impl Cards {
             }
             let card = Card::parse(tok)?;
             if set.contains(card) {
-                return Err(SkatError::InvalidCards(format!("card {card} appears twice in {s:?}")));
+                return Err(SkatError::InvalidCards(format!(
+                    "card {card} appears twice in {s:?}"
+                )));
             }
             set = set.with(card);
         }
@@ -292,7 +294,10 @@ impl Cards {
 
     /// Space-separated tokens in iteration order.
     pub fn to_tokens(self, sep: &str) -> String {
-        self.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(sep)
+        self.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(sep)
     }
 }
 
@@ -386,7 +391,10 @@ mod tests {
         for c in Card::all() {
             assert_eq!(Card::parse(&c.to_string()).unwrap(), c);
         }
-        assert_eq!(Card::parse("CJ").unwrap(), Card::new(Suit::Clubs, Rank::Jack));
+        assert_eq!(
+            Card::parse("CJ").unwrap(),
+            Card::new(Suit::Clubs, Rank::Jack)
+        );
         assert!(Card::parse("XJ").is_err());
         assert!(Card::parse("C1").is_err());
         assert!(Card::parse("CJJ").is_err());
@@ -410,7 +418,10 @@ mod tests {
 
     #[test]
     fn jacks_mask() {
-        let j: Cards = Suit::DESCENDING.iter().map(|s| Card::new(*s, Rank::Jack)).collect();
+        let j: Cards = Suit::DESCENDING
+            .iter()
+            .map(|s| Card::new(*s, Rank::Jack))
+            .collect();
         assert_eq!(j, Cards::JACKS);
         assert_eq!(Rank::Jack.cards(), Cards::JACKS);
     }

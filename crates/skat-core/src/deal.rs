@@ -32,7 +32,9 @@ impl Deal {
             for j in i + 1..4 {
                 let both = parts[i] & parts[j];
                 if !both.is_empty() {
-                    return Err(SkatError::InvalidCards(format!("cards dealt twice: {both}")));
+                    return Err(SkatError::InvalidCards(format!(
+                        "cards dealt twice: {both}"
+                    )));
                 }
             }
         }
@@ -60,7 +62,10 @@ impl Deal {
             )));
         }
         let set = |s: &[Card]| -> Cards { s.iter().copied().collect() };
-        Deal::new([set(&cards[0..10]), set(&cards[10..20]), set(&cards[20..30])], set(&cards[30..32]))
+        Deal::new(
+            [set(&cards[0..10]), set(&cards[10..20]), set(&cards[20..30])],
+            set(&cards[30..32]),
+        )
     }
 
     /// Parses the ISS deal token `C7.SA....` (32 cards separated by dots).
@@ -71,8 +76,10 @@ impl Deal {
 
     /// The ISS deal token, each hand in the card set's iteration order.
     pub fn to_iss(&self) -> String {
-        let parts: Vec<String> =
-            [self.hands[0], self.hands[1], self.hands[2], self.skat].iter().map(|h| h.to_tokens(".")).collect();
+        let parts: Vec<String> = [self.hands[0], self.hands[1], self.hands[2], self.skat]
+            .iter()
+            .map(|h| h.to_tokens("."))
+            .collect();
         parts.join(".")
     }
 }

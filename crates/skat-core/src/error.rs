@@ -12,16 +12,28 @@ pub enum SkatError {
     /// A contract that cannot be declared (e.g. null with schneider, suit schneider without hand).
     InvalidContract(String),
     /// An action that is not legal in the current state.
-    IllegalAction { action: String, phase: String, to_move: Option<u8>, legal: Vec<String> },
+    IllegalAction {
+        action: String,
+        phase: String,
+        to_move: Option<u8>,
+        legal: Vec<String>,
+    },
     /// A malformed or inconsistent ISS record.
-    Record { id: String, position: usize, message: String },
+    Record {
+        id: String,
+        position: usize,
+        message: String,
+    },
     /// A position or other argument the solver cannot accept.
     InvalidPosition(String),
 }
 
 impl SkatError {
     pub fn parse(what: &'static str, input: &str) -> SkatError {
-        SkatError::Parse { what, input: input.to_string() }
+        SkatError::Parse {
+            what,
+            input: input.to_string(),
+        }
     }
 }
 
@@ -31,7 +43,12 @@ impl fmt::Display for SkatError {
             SkatError::Parse { what, input } => write!(f, "not a valid {what}: {input:?}"),
             SkatError::InvalidCards(m) => write!(f, "{m}"),
             SkatError::InvalidContract(m) => write!(f, "invalid contract: {m}"),
-            SkatError::IllegalAction { action, phase, to_move, legal } => {
+            SkatError::IllegalAction {
+                action,
+                phase,
+                to_move,
+                legal,
+            } => {
                 let who = match to_move {
                     Some(s) => format!("seat {s} to move"),
                     None => "nobody to move".to_string(),
@@ -48,7 +65,11 @@ impl fmt::Display for SkatError {
                     shown.join(", ")
                 )
             }
-            SkatError::Record { id, position, message } => {
+            SkatError::Record {
+                id,
+                position,
+                message,
+            } => {
                 write!(f, "record {id}: move {position}: {message}")
             }
             SkatError::InvalidPosition(m) => write!(f, "invalid position: {m}"),

@@ -100,7 +100,7 @@ pub struct Game {
     /// Current hands (the declarer's includes the skat between pick-up and discard).
     hands: [Cards; 3],
     picked_up: bool,
-    /// The two cards that count for the declarer: her discard, or the untouched skat.
+    /// The cards in the skat: the dealt skat, nothing during the discard, then the discard.
     skat: Cards,
     contract: Option<Contract>,
     leader: u8,
@@ -126,7 +126,12 @@ impl Game {
             deal,
             phase: Phase::Bidding,
             to_move: Some(1),
-            auction: Auction { stage: 1, bidder: 1, responder: 0, awaiting_response: false },
+            auction: Auction {
+                stage: 1,
+                bidder: 1,
+                responder: 0,
+                awaiting_response: false,
+            },
             bid: 0,
             declarer: None,
             hands: deal.hands,
@@ -242,13 +247,21 @@ impl Game {
                     v.push(Action::Hold);
                     v.push(Action::Pass);
                 } else {
-                    v.extend(BIDS.iter().filter(|&&b| b > self.bid).map(|&b| Action::Bid(b)));
+                    v.extend(
+                        BIDS.iter()
+                            .filter(|&&b| b > self.bid)
+                            .map(|&b| Action::Bid(b)),
+                    );
                     v.push(Action::Pass);
                 }
             }
             Phase::SkatDecision => {
                 v.push(Action::PickUp);
-                v.extend(self.declarable(true).into_iter().map(|k| Action::Declare(k, None)));
+                v.extend(
+                    self.declarable(true)
+                        .into_iter()
+                        .map(|k| Action::Declare(k, None)),
+                );
             }
             Phase::Discarding => {
                 let d = self.declarer.unwrap() as usize;
@@ -260,7 +273,11 @@ impl Game {
                 }
             }
             Phase::Declaring => {
-                v.extend(self.declarable(false).into_iter().map(|k| Action::Declare(k, None)));
+                v.extend(
+                    self.declarable(false)
+                        .into_iter()
+                        .map(|k| Action::Declare(k, None)),
+                );
             }
             Phase::Playing => {
                 if self.hidden_play {
@@ -269,7 +286,11 @@ impl Game {
                 let seat = self.to_move.unwrap() as usize;
                 let gt = self.contract.unwrap().game_type;
                 let lead = self.trick.first().copied();
-                v.extend(legal_cards(gt, self.hands[seat], lead).iter().map(Action::Play));
+                v.extend(
+                    legal_cards(gt, self.hands[seat], lead)
+                        .iter()
+                        .map(Action::Play),
+                );
             }
             Phase::Over => {}
         }
@@ -281,7 +302,11 @@ impl Game {
             return Cards::EMPTY;
         }
         let seat = self.to_move.unwrap() as usize;
-        legal_cards(self.contract.unwrap().game_type, self.hands[seat], self.trick.first().copied())
+        legal_cards(
+            self.contract.unwrap().game_type,
+            self.hands[seat],
+            self.trick.first().copied(),
+        )
     }
 
     /// Contracts the declarer may name now. Null below the bid is not declarable (rules.md).
@@ -301,17 +326,23 @@ impl Game {
                     !self.auction.awaiting_response && *b > self.bid && is_legal_bid(*b)
                 }
             }
-            (Phase::Bidding, Action::Hold) => self.auction.stage != 3 && self.auction.awaiting_response,
+            (Phase::Bidding, Action::Hold) => {
+                self.auction.stage != 3 && self.auction.awaiting_response
+            }
             (Phase::Bidding, Action::Pass) => true,
             (Phase::SkatDecision, Action::PickUp) => true,
-            (Phase::SkatDecision, Action::Declare(k, None)) => k.hand && self.declarable(true).contains(k),
+            (Phase::SkatDecision, Action::Declare(k, None)) => {
+                k.hand && self.declarable(true).contains(k)
+            }
             (Phase::Discarding, Action::Discard(d)) => {
                 d.len() == 2 && d.is_subset(self.hands[self.declarer.unwrap() as usize])
             }
             (Phase::Discarding, Action::Declare(k, Some(d))) => {
                 self.is_legal(&Action::Discard(*d)) && !k.hand && self.declarable(false).contains(k)
             }
-            (Phase::Declaring, Action::Declare(k, None)) => !k.hand && self.declarable(false).contains(k),
+            (Phase::Declaring, Action::Declare(k, None)) => {
+                !k.hand && self.declarable(false).contains(k)
+            }
             (Phase::Playing, Action::Play(c)) => self.legal_cards().contains(*c),
             _ => false,
         }
@@ -378,6 +409,7 @@ impl Game {
             Action::PickUp => {
                 let d = seat as usize;
                 self.hands[d] = self.hands[d] | self.skat;
+                self.skat = Cards::EMPTY;
                 self.picked_up = true;
                 self.phase = Phase::Discarding;
             }
@@ -390,7 +422,10 @@ impl Game {
     }
 
     fn push(&mut self, seat: u8, action: Action) {
-        self.history.push(Move { actor: Actor::Seat(seat), action });
+        self.history.push(Move {
+            actor: Actor::Seat(seat),
+            action,
+        });
     }
 
     fn do_bid(&mut self, b: u16) {
@@ -410,13 +445,27 @@ impl Game {
             return;
         }
         // the one who passed leaves; the other survives this stage
-        let survivor = if a.awaiting_response { a.bidder } else { a.responder };
+        let survivor = if a.awaiting_response {
+            a.bidder
+        } else {
+            a.responder
+        };
         if a.stage == 1 {
-            self.auction = Auction { stage: 2, bidder: 2, responder: survivor, awaiting_response: false };
+            self.auction = Auction {
+                stage: 2,
+                bidder: 2,
+                responder: survivor,
+                awaiting_response: false,
+            };
             self.to_move = Some(2);
         } else if self.bid == 0 {
             // middlehand and rearhand passed without a bid: forehand may play at 18
-            self.auction = Auction { stage: 3, bidder: 0, responder: 0, awaiting_response: false };
+            self.auction = Auction {
+                stage: 3,
+                bidder: 0,
+                responder: 0,
+                awaiting_response: false,
+            };
             self.to_move = Some(0);
         } else {
             self.start_declarer(survivor);
@@ -456,7 +505,11 @@ impl Game {
         let gt = k.game_type;
         let cards = [self.trick[0], self.trick[1], self.trick[2]];
         let winner = (self.leader + trick_winner(gt, &cards) as u8) % 3;
-        let t = Trick { leader: self.leader, cards, winner };
+        let t = Trick {
+            leader: self.leader,
+            cards,
+            winner,
+        };
         let declarer = self.declarer.unwrap();
         if winner == declarer {
             self.declarer_points += t.points();
@@ -509,11 +562,14 @@ impl Game {
                 }
                 Ok(())
             }
-            (Action::TimeOut(_) | Action::Leave(_), _) => Err(err(self, "only the table reports time-outs")),
-            (_, Actor::World) => Err(err(self, "a seat must make this move")),
-            (_, Actor::Seat(_)) if self.phase != Phase::Playing => {
-                Err(err(self, "claims, resignations and hidden cards belong to card play"))
+            (Action::TimeOut(_) | Action::Leave(_), _) => {
+                Err(err(self, "only the table reports time-outs"))
             }
+            (_, Actor::World) => Err(err(self, "a seat must make this move")),
+            (_, Actor::Seat(_)) if self.phase != Phase::Playing => Err(err(
+                self,
+                "claims, resignations and hidden cards belong to card play",
+            )),
             (Action::Claim, Actor::Seat(s)) => {
                 if Some(s) != self.declarer {
                     return Err(err(self, "only the declarer can claim"));
@@ -548,7 +604,9 @@ impl Game {
 
     fn defenders_conceded(&self) -> bool {
         let d = self.declarer.unwrap();
-        (0..3u8).filter(|&s| s != d).all(|s| self.conceded[s as usize])
+        (0..3u8)
+            .filter(|&s| s != d)
+            .all(|s| self.conceded[s as usize])
     }
 
     /// Whether a defender has conceded (or the declarer has claimed) without the game ending.
@@ -578,7 +636,13 @@ impl Game {
         self.finish_play(reason, false, false, false);
     }
 
-    fn finish_play(&mut self, reason: EndReason, stopped_early: bool, forced_loss: bool, forced_win: bool) {
+    fn finish_play(
+        &mut self,
+        reason: EndReason,
+        stopped_early: bool,
+        forced_loss: bool,
+        forced_win: bool,
+    ) {
         let d = self.declarer.unwrap();
         let k = self.contract.unwrap();
         let played_tricks = if stopped_early || matches!(reason, EndReason::Played) {
@@ -625,9 +689,10 @@ impl Game {
             .iter()
             .filter_map(|m| match m.action {
                 Action::Discard(_) if !is_declarer => None,
-                Action::Declare(k, Some(_)) if !is_declarer => {
-                    Some(Move { actor: m.actor, action: Action::Declare(k, None) })
-                }
+                Action::Declare(k, Some(_)) if !is_declarer => Some(Move {
+                    actor: m.actor,
+                    action: Action::Declare(k, None),
+                }),
                 _ => Some(*m),
             })
             .collect();
@@ -644,8 +709,13 @@ impl Game {
             trick: self.trick.clone(),
             tricks: self.tricks.clone(),
             played: self.played(),
-            skat: if is_declarer && self.picked_up { Some(self.deal.skat) } else { None },
-            discard: if is_declarer && self.picked_up && self.phase as u8 >= Phase::Declaring as u8 {
+            skat: if is_declarer && self.picked_up {
+                Some(self.deal.skat)
+            } else {
+                None
+            },
+            discard: if is_declarer && self.picked_up && self.phase as u8 >= Phase::Declaring as u8
+            {
                 Some(self.skat)
             } else {
                 None
@@ -660,7 +730,11 @@ impl Game {
                 None
             },
             history,
-            legal: if self.to_move == Some(seat) { self.legal_actions() } else { Vec::new() },
+            legal: if self.to_move == Some(seat) {
+                self.legal_actions()
+            } else {
+                Vec::new()
+            },
             result: self.result,
         }
     }

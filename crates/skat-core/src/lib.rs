@@ -15,6 +15,7 @@ pub mod result;
 pub mod rng;
 pub mod rules;
 pub mod simulate;
+pub mod solver;
 
 pub use action::Action;
 pub use cards::{Card, Cards, Rank, Suit};

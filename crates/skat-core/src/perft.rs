@@ -60,8 +60,13 @@ fn count(node: &mut Node, leader: u8, trick: &[Card], tricks_left: usize) -> u64
         if trick.len() == 2 {
             let cards = [trick[0], trick[1], c];
             let winner = ((leader as usize + trick_winner(node.gt, &cards)) % 3) as u8;
-            let decided = (node.null && winner == node.declarer) || (node.schwarz && winner != node.declarer);
-            total += if decided || tricks_left == 1 { 1 } else { count(node, winner, &[], tricks_left - 1) };
+            let decided =
+                (node.null && winner == node.declarer) || (node.schwarz && winner != node.declarer);
+            total += if decided || tricks_left == 1 {
+                1
+            } else {
+                count(node, winner, &[], tricks_left - 1)
+            };
         } else {
             let mut t = trick.to_vec();
             t.push(c);
@@ -75,7 +80,12 @@ fn count(node: &mut Node, leader: u8, trick: &[Card], tricks_left: usize) -> u64
 /// Plays random legal actions from `seed` until card play has `tricks_left` tricks to go
 /// (or the game ends first); used to make perft positions.
 pub fn position_with_tricks_left(game: &mut Game, tricks_left: usize, rng: &mut crate::rng::Rng) {
-    while !game.is_over() && !(game.phase() == Phase::Playing && 10 - game.tricks().len() <= tricks_left && game.current_trick().is_empty()) {
+    let reached = |g: &Game| {
+        g.phase() == Phase::Playing
+            && 10 - g.tricks().len() <= tricks_left
+            && g.current_trick().is_empty()
+    };
+    while !game.is_over() && !reached(game) {
         let acts = game.legal_actions();
         let a: Action = acts[rng.below(acts.len() as u64) as usize];
         game.apply(a).expect("legal");

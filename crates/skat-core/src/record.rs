@@ -28,7 +28,10 @@ pub struct Record {
 
 impl Record {
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The record's `ID`, or `"?"`.
@@ -87,7 +90,10 @@ impl Record {
             }
             fields.push((key, value));
         }
-        let gm = fields.iter().find(|(k, _)| k == "GM").map(|(_, v)| v.as_str());
+        let gm = fields
+            .iter()
+            .find(|(k, _)| k == "GM")
+            .map(|(_, v)| v.as_str());
         if gm != Some("Skat") {
             return Err(err(0, "not a Skat record (GM[Skat] missing)".into()));
         }
@@ -97,29 +103,55 @@ impl Record {
             .map(|(_, v)| v.clone())
             .ok_or_else(|| err(0, "no MV[...] field".into()))?;
         let toks: Vec<&str> = mv.split_whitespace().collect();
-        if toks.len() % 2 != 0 {
-            return Err(err(toks.len() / 2 + 1, format!("move {:?} has no token", toks[toks.len() - 1])));
+        if !toks.len().is_multiple_of(2) {
+            return Err(err(
+                toks.len() / 2 + 1,
+                format!("move {:?} has no token", toks[toks.len() - 1]),
+            ));
         }
-        let moves: Vec<(String, String)> =
-            toks.chunks(2).map(|p| (p[0].to_string(), p[1].to_string())).collect();
+        let moves: Vec<(String, String)> = toks
+            .chunks(2)
+            .map(|p| (p[0].to_string(), p[1].to_string()))
+            .collect();
         let result = match fields.iter().find(|(k, _)| k == "R").map(|(_, v)| v.trim()) {
             None | Some("") => None,
-            Some(r) => Some(IssResult::parse(r).map_err(|e| err(0, format!("bad result R[{r}]: {e}")))?),
+            Some(r) => {
+                Some(IssResult::parse(r).map_err(|e| err(0, format!("bad result R[{r}]: {e}")))?)
+            }
         };
-        Ok(Record { fields, moves, result })
+        Ok(Record {
+            fields,
+            moves,
+            result,
+        })
     }
 
     /// Replays the moves through the rules. Positions in errors count moves from 1 (the deal).
     pub fn replay(&self) -> Result<Game, SkatError> {
         let id = self.id();
-        let err = |position: usize, message: String| SkatError::Record { id: id.clone(), position, message };
-        let (who, tok) = self.moves.first().ok_or_else(|| err(1, "MV is empty: no deal".into()))?;
+        let err = |position: usize, message: String| SkatError::Record {
+            id: id.clone(),
+            position,
+            message,
+        };
+        let (who, tok) = self
+            .moves
+            .first()
+            .ok_or_else(|| err(1, "MV is empty: no deal".into()))?;
         if who != "w" {
-            return Err(err(1, format!("the first move must be the deal 'w ...', not {who:?}")));
+            return Err(err(
+                1,
+                format!("the first move must be the deal 'w ...', not {who:?}"),
+            ));
         }
         let deal = Deal::parse_iss(tok).map_err(|e| err(1, format!("bad deal {tok:?}: {e}")))?;
         let mut game = Game::new(deal);
-        game.header = self.fields.iter().filter(|(k, _)| k != "MV" && k != "R").cloned().collect();
+        game.header = self
+            .fields
+            .iter()
+            .filter(|(k, _)| k != "MV" && k != "R")
+            .cloned()
+            .collect();
         game.recorded_result = self.result.clone();
         let mut i = 1;
         while i < self.moves.len() {
@@ -134,10 +166,18 @@ impl Record {
                 } else if last == Some(Action::PickUp) {
                     let shown = match Action::parse(tok) {
                         Ok(Action::Discard(c)) => c,
-                        _ => return Err(err(pos, format!("w {tok}: expected the skat's two cards"))),
+                        _ => {
+                            return Err(err(pos, format!("w {tok}: expected the skat's two cards")))
+                        }
                     };
                     if shown != deal.skat {
-                        return Err(err(pos, format!("w {tok}: the skat shown is not the dealt skat {}", deal.skat)));
+                        return Err(err(
+                            pos,
+                            format!(
+                                "w {tok}: the skat shown is not the dealt skat {}",
+                                deal.skat
+                            ),
+                        ));
                     }
                 } else {
                     return Err(err(pos, format!("w {tok}: unexpected move of the table")));
@@ -147,10 +187,17 @@ impl Record {
                     "0" => 0,
                     "1" => 1,
                     "2" => 2,
-                    _ => return Err(err(pos, format!("unknown player {who:?} (expected w, 0, 1 or 2)"))),
+                    _ => {
+                        return Err(err(
+                            pos,
+                            format!("unknown player {who:?} (expected w, 0, 1 or 2)"),
+                        ))
+                    }
                 };
                 let mut a = Action::parse(tok).map_err(at)?;
-                if let (Action::Declare(k, None), crate::game::Phase::Discarding) = (a, game.phase()) {
+                if let (Action::Declare(k, None), crate::game::Phase::Discarding) =
+                    (a, game.phase())
+                {
                     if let Some((w2, t2)) = self.moves.get(i + 1) {
                         if let (true, Ok(Action::Discard(d))) = (w2 == who, Action::parse(t2)) {
                             a = Action::Declare(k, Some(d));

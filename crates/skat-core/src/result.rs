@@ -103,7 +103,12 @@ impl GameResult {
 
     /// A deal that ended before the declaration because `seat` timed out or left.
     pub fn penalty(seat: u8, end: EndReason, bid: u16) -> GameResult {
-        GameResult { penalty: Some(seat), end, bid, ..GameResult::passed() }
+        GameResult {
+            penalty: Some(seat),
+            end,
+            bid,
+            ..GameResult::passed()
+        }
     }
 
     /// Values a played deal by the rules (`shared/docs/rules.md`).
@@ -213,7 +218,10 @@ impl GameResult {
             EndReason::TimeOut(s) => s as i32,
             _ => -1,
         };
-        let resigned = u8::from(matches!(self.end, EndReason::Conceded | EndReason::Resigned));
+        let resigned = u8::from(matches!(
+            self.end,
+            EndReason::Conceded | EndReason::Resigned
+        ));
         let (d, outcome) = match self.declarer {
             None => (-1, "penalty"),
             Some(d) => (d as i32, if self.won { "win" } else { "loss" }),
@@ -335,12 +343,24 @@ impl IssResult {
             return diffs;
         }
         if self.outcome == "penalty" {
-            cmp("declarer", "-1".into(), g.declarer.map_or(-1, |d| d as i32).to_string());
+            cmp(
+                "declarer",
+                "-1".into(),
+                g.declarer.map_or(-1, |d| d as i32).to_string(),
+            );
             let ours: [i32; 3] = [0, 1, 2].map(|s| i32::from(g.penalty == Some(s)));
-            cmp("penalties", format!("{:?}", self.penalties), format!("{ours:?}"));
+            cmp(
+                "penalties",
+                format!("{:?}", self.penalties),
+                format!("{ours:?}"),
+            );
             return diffs;
         }
-        cmp("declarer", self.declarer.to_string(), g.declarer.map_or(-1, |d| d as i32).to_string());
+        cmp(
+            "declarer",
+            self.declarer.to_string(),
+            g.declarer.map_or(-1, |d| d as i32).to_string(),
+        );
         let ours_outcome = if g.declarer.is_none() {
             g.end.name()
         } else if g.won {
@@ -350,11 +370,27 @@ impl IssResult {
         };
         cmp("outcome", self.outcome.clone(), ours_outcome.into());
         cmp("value", self.value.to_string(), g.value.to_string());
-        cmp("matadors", self.matadors.to_string(), g.matadors.to_string());
+        cmp(
+            "matadors",
+            self.matadors.to_string(),
+            g.matadors.to_string(),
+        );
         cmp("overbid", self.overbid.to_string(), g.overbid.to_string());
-        cmp("points", self.points.to_string(), g.declarer_points.to_string());
-        cmp("tricks", self.tricks.to_string(), g.declarer_tricks.to_string());
-        cmp("schneider", self.schneider.to_string(), g.schneider.to_string());
+        cmp(
+            "points",
+            self.points.to_string(),
+            g.declarer_points.to_string(),
+        );
+        cmp(
+            "tricks",
+            self.tricks.to_string(),
+            g.declarer_tricks.to_string(),
+        );
+        cmp(
+            "schneider",
+            self.schneider.to_string(),
+            g.schneider.to_string(),
+        );
         cmp("schwarz", self.schwarz.to_string(), g.schwarz.to_string());
         diffs
     }
@@ -393,15 +429,36 @@ mod tests {
     #[test]
     fn grand_ouvert_and_clubs_hand_schwarz() {
         let go = Contract::new(GameType::Grand, false, false, false, true).unwrap();
-        let r = GameResult::value_game(1, go, 18, cards("CJ HJ"), outcome(120, 10), EndReason::Played);
+        let r = GameResult::value_game(
+            1,
+            go,
+            18,
+            cards("CJ HJ"),
+            outcome(120, 10),
+            EndReason::Played,
+        );
         assert!(r.won);
         assert_eq!(r.value, 192);
         assert_eq!(r.scores, [0, 242, 0]);
         let chz = Contract::new(GameType::Clubs, true, false, true, false).unwrap();
-        let r = GameResult::value_game(2, chz, 18, cards("CJ SJ HJ"), outcome(120, 10), EndReason::Played);
+        let r = GameResult::value_game(
+            2,
+            chz,
+            18,
+            cards("CJ SJ HJ"),
+            outcome(120, 10),
+            EndReason::Played,
+        );
         assert_eq!(r.value, 108);
         // schwarz announced but one trick lost: lost with the same levels
-        let r = GameResult::value_game(2, chz, 18, cards("CJ SJ HJ"), outcome(115, 9), EndReason::Played);
+        let r = GameResult::value_game(
+            2,
+            chz,
+            18,
+            cards("CJ SJ HJ"),
+            outcome(115, 9),
+            EndReason::Played,
+        );
         assert!(!r.won);
         assert_eq!(r.value, -216);
     }
@@ -449,7 +506,12 @@ mod tests {
 
     #[test]
     fn null_values() {
-        for (hand, ouvert, v) in [(false, false, 23), (true, false, 35), (false, true, 46), (true, true, 59)] {
+        for (hand, ouvert, v) in [
+            (false, false, 23),
+            (true, false, 35),
+            (false, true, 46),
+            (true, true, 59),
+        ] {
             let c = Contract::new(GameType::Null, hand, false, false, ouvert).unwrap();
             let r = GameResult::value_game(0, c, 18, cards("CJ"), outcome(0, 0), EndReason::Played);
             assert!(r.won);
@@ -463,7 +525,10 @@ mod tests {
 
     #[test]
     fn iss_result_parse_and_compare() {
-        let r = IssResult::parse("d:2 loss v:-54 m:-2 bidok p:59 t:4 s:0 z:0 p0:0 p1:0 p2:0 l:-1 to:-1 r:0").unwrap();
+        let r = IssResult::parse(
+            "d:2 loss v:-54 m:-2 bidok p:59 t:4 s:0 z:0 p0:0 p1:0 p2:0 l:-1 to:-1 r:0",
+        )
+        .unwrap();
         assert_eq!(r.declarer, 2);
         assert_eq!(r.value, -54);
         assert!(IssResult::parse("passed").unwrap().passed);
@@ -474,6 +539,9 @@ mod tests {
         assert!(!r.differences(&g).is_empty());
         let g = GameResult::value_game(2, c, 18, cards("HJ"), outcome(59, 4), EndReason::Played);
         assert_eq!(r.differences(&g), Vec::<String>::new());
-        assert_eq!(IssResult::parse(&g.to_iss()).unwrap().differences(&g), Vec::<String>::new());
+        assert_eq!(
+            IssResult::parse(&g.to_iss()).unwrap().differences(&g),
+            Vec::<String>::new()
+        );
     }
 }

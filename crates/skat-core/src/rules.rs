@@ -219,7 +219,13 @@ impl Contract {
         schwarz: bool,
         ouvert: bool,
     ) -> Result<Contract, SkatError> {
-        let mut c = Contract { game_type, hand, schneider, schwarz, ouvert };
+        let mut c = Contract {
+            game_type,
+            hand,
+            schneider,
+            schwarz,
+            ouvert,
+        };
         if game_type.is_null() {
             if schneider || schwarz {
                 return Err(SkatError::InvalidContract(
@@ -246,7 +252,13 @@ impl Contract {
     }
 
     pub fn plain(game_type: GameType) -> Contract {
-        Contract { game_type, hand: false, schneider: false, schwarz: false, ouvert: false }
+        Contract {
+            game_type,
+            hand: false,
+            schneider: false,
+            schwarz: false,
+            ouvert: false,
+        }
     }
 
     /// Null value (23/35/46/59) or the base value of a suit or grand game.
@@ -318,11 +330,34 @@ impl Contract {
         let mut v = Vec::new();
         for gt in GameType::ALL {
             if gt.is_null() {
-                v.push(Contract { game_type: gt, hand, schneider: false, schwarz: false, ouvert: false });
-                v.push(Contract { game_type: gt, hand, schneider: false, schwarz: false, ouvert: true });
+                v.push(Contract {
+                    game_type: gt,
+                    hand,
+                    schneider: false,
+                    schwarz: false,
+                    ouvert: false,
+                });
+                v.push(Contract {
+                    game_type: gt,
+                    hand,
+                    schneider: false,
+                    schwarz: false,
+                    ouvert: true,
+                });
             } else if hand {
-                for (s, z, o) in [(false, false, false), (true, false, false), (true, true, false), (true, true, true)] {
-                    v.push(Contract { game_type: gt, hand: true, schneider: s, schwarz: z, ouvert: o });
+                for (s, z, o) in [
+                    (false, false, false),
+                    (true, false, false),
+                    (true, true, false),
+                    (true, true, true),
+                ] {
+                    v.push(Contract {
+                        game_type: gt,
+                        hand: true,
+                        schneider: s,
+                        schwarz: z,
+                        ouvert: o,
+                    });
                 }
             } else {
                 v.push(Contract::plain(gt));
@@ -345,8 +380,16 @@ pub fn display_order(gt: Option<GameType>, cards: Cards) -> Vec<Card> {
     let trumps = gt.trumps();
     let mut v: Vec<Card> = cards.iter().collect();
     v.sort_by_key(|&c| {
-        let group = if trumps.contains(c) { 4 } else { c.suit() as u8 };
-        let rank = if trumps.contains(c) { trump_rank(gt, c) } else { plain_rank(gt, c) };
+        let group = if trumps.contains(c) {
+            4
+        } else {
+            c.suit() as u8
+        };
+        let rank = if trumps.contains(c) {
+            trump_rank(gt, c)
+        } else {
+            plain_rank(gt, c)
+        };
         std::cmp::Reverse((group, rank))
     });
     v
@@ -354,10 +397,9 @@ pub fn display_order(gt: Option<GameType>, cards: Cards) -> Vec<Card> {
 
 /// The 63 legal bids, 18 to 264.
 pub const BIDS: [u16; 63] = [
-    18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48, 50, 54, 55, 59, 60, 63, 66, 70,
-    72, 77, 80, 81, 84, 88, 90, 96, 99, 100, 108, 110, 117, 120, 121, 126, 130, 132, 135, 140,
-    143, 144, 150, 153, 154, 156, 160, 162, 165, 168, 170, 176, 180, 187, 192, 198, 204, 216,
-    240, 264,
+    18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48, 50, 54, 55, 59, 60, 63, 66, 70, 72,
+    77, 80, 81, 84, 88, 90, 96, 99, 100, 108, 110, 117, 120, 121, 126, 130, 132, 135, 140, 143,
+    144, 150, 153, 154, 156, 160, 162, 165, 168, 170, 176, 180, 187, 192, 198, 204, 216, 240, 264,
 ];
 
 pub fn is_legal_bid(v: u16) -> bool {
@@ -372,7 +414,10 @@ pub fn matadors(gt: GameType, cards: Cards) -> i32 {
     }
     let order = gt.trump_order();
     let with = cards.contains(order[0]);
-    let n = order.iter().take_while(|&&c| cards.contains(c) == with).count() as i32;
+    let n = order
+        .iter()
+        .take_while(|&&c| cards.contains(c) == with)
+        .count() as i32;
     if with {
         n
     } else {
@@ -406,7 +451,11 @@ mod tests {
         for v in [23, 35, 46, 59] {
             reachable.insert(v);
         }
-        let expected: Vec<u16> = reachable.iter().map(|&v| v as u16).filter(|&v| v >= 18).collect();
+        let expected: Vec<u16> = reachable
+            .iter()
+            .map(|&v| v as u16)
+            .filter(|&v| v >= 18)
+            .collect();
         assert_eq!(expected, BIDS.to_vec());
     }
 
@@ -422,7 +471,13 @@ mod tests {
         assert_eq!(trick_winner(GameType::Null, &t), 0); // K > T in null
         assert_eq!(trick_winner(GameType::Diamonds, &t), 2); // trump seven
         let t = cs("DJ CJ SJ");
-        for gt in [GameType::Diamonds, GameType::Hearts, GameType::Spades, GameType::Clubs, GameType::Grand] {
+        for gt in [
+            GameType::Diamonds,
+            GameType::Hearts,
+            GameType::Spades,
+            GameType::Clubs,
+            GameType::Grand,
+        ] {
             assert_eq!(trick_winner(gt, &t), 1);
         }
         assert_eq!(trick_winner(GameType::Null, &t), 0); // led diamonds, others discard
@@ -444,13 +499,25 @@ mod tests {
     fn following_suit_with_jacks() {
         let hand: Cards = cs("CJ C7 HA S9").into_iter().collect();
         // clubs led in a hearts game: CJ is trump and cannot follow clubs
-        assert_eq!(legal_cards(GameType::Hearts, hand, Some(c("CA"))), Cards::parse("C7").unwrap());
+        assert_eq!(
+            legal_cards(GameType::Hearts, hand, Some(c("CA"))),
+            Cards::parse("C7").unwrap()
+        );
         // trump led (a jack) in hearts: must play a trump: CJ or HA
-        assert_eq!(legal_cards(GameType::Hearts, hand, Some(c("DJ"))), Cards::parse("CJ HA").unwrap());
+        assert_eq!(
+            legal_cards(GameType::Hearts, hand, Some(c("DJ"))),
+            Cards::parse("CJ HA").unwrap()
+        );
         // clubs led in null: the jack is a club
-        assert_eq!(legal_cards(GameType::Null, hand, Some(c("CA"))), Cards::parse("CJ C7").unwrap());
+        assert_eq!(
+            legal_cards(GameType::Null, hand, Some(c("CA"))),
+            Cards::parse("CJ C7").unwrap()
+        );
         // jack led in grand: only the jack follows
-        assert_eq!(legal_cards(GameType::Grand, hand, Some(c("SJ"))), Cards::parse("CJ").unwrap());
+        assert_eq!(
+            legal_cards(GameType::Grand, hand, Some(c("SJ"))),
+            Cards::parse("CJ").unwrap()
+        );
         // diamonds led: void, anything goes
         assert_eq!(legal_cards(GameType::Grand, hand, Some(c("D7"))), hand);
         assert_eq!(legal_cards(GameType::Clubs, hand, None), hand);

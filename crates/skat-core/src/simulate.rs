@@ -22,5 +22,7 @@ pub fn random_game(seed: u64) -> Game {
 /// Plays `n` random games from seeds `seed, seed + 1, ...` and returns how many actions were
 /// applied in all (a cheap checksum for benchmarks).
 pub fn random_games(n: u64, seed: u64) -> u64 {
-    (0..n).map(|i| random_game(seed.wrapping_add(i)).history().len() as u64).sum()
+    (0..n)
+        .map(|i| random_game(seed.wrapping_add(i)).history().len() as u64)
+        .sum()
 }

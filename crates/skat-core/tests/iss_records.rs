@@ -22,19 +22,28 @@ fn every_record_replays_with_its_result() {
     let mut complete = 0;
     let mut mismatches = Vec::new();
     for path in data_files() {
-        for line in std::fs::read_to_string(&path).unwrap().lines().filter(|l| !l.trim().is_empty()) {
+        for line in std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
             let rec = Record::parse(line).unwrap();
             let game = rec.replay().unwrap_or_else(|e| panic!("{e}"));
             if let Some(recorded) = &rec.result {
                 complete += 1;
-                let ours = game.result().unwrap_or_else(|| panic!("record {} did not finish", rec.id()));
+                let ours = game
+                    .result()
+                    .unwrap_or_else(|| panic!("record {} did not finish", rec.id()));
                 let d = recorded.differences(ours);
                 if !d.is_empty() {
                     mismatches.push(format!("{}: {}", rec.id(), d.join("; ")));
                 }
             }
             // writing and reading again gives the same game
-            let again = Record::parse(&record::write(&game)).unwrap().replay().unwrap();
+            let again = Record::parse(&record::write(&game))
+                .unwrap()
+                .replay()
+                .unwrap();
             assert_eq!(again.history(), game.history());
             assert_eq!(again.result(), game.result());
         }

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyIterator, PyString};
 use skat_core::{Card, Cards, GameType, Rank, Suit};
 
-use crate::error::{InvalidCardsError, IntoPyResult};
+use crate::error::{IntoPyResult, InvalidCardsError};
 
 #[pyclass(name = "Suit", module = "skat", eq, eq_int, frozen, hash, ord)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -178,7 +178,11 @@ impl PyGameType {
         let mut it = letter.chars();
         match (it.next().and_then(GameType::from_letter), it.next()) {
             (Some(g), None) => Ok(g.into()),
-            _ => Err(skat_core::SkatError::parse("game type letter (D H S C G N)", letter)).py_err(),
+            _ => Err(skat_core::SkatError::parse(
+                "game type letter (D H S C G N)",
+                letter,
+            ))
+            .py_err(),
         }
     }
 
@@ -209,7 +213,9 @@ impl PyCard {
     #[staticmethod]
     fn from_index(index: u8) -> PyResult<Self> {
         if index >= 32 {
-            return Err(InvalidCardsError::new_err(format!("card index {index} is not in 0..32")));
+            return Err(InvalidCardsError::new_err(format!(
+                "card index {index} is not in 0..32"
+            )));
         }
         Ok(PyCard(Card::from_index(index)))
     }
@@ -261,11 +267,19 @@ impl PyCard {
                 _ => py.NotImplemented(),
             });
         };
-        Ok(op.matches(self.0.index().cmp(&o.0.index())).into_pyobject(py)?.to_owned().into_any().unbind())
+        Ok(op
+            .matches(self.0.index().cmp(&o.0.index()))
+            .into_pyobject(py)?
+            .to_owned()
+            .into_any()
+            .unbind())
     }
 
     fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (String,))> {
-        Ok((py.get_type::<PyCard>().into_any().unbind(), (self.0.to_string(),)))
+        Ok((
+            py.get_type::<PyCard>().into_any().unbind(),
+            (self.0.to_string(),),
+        ))
     }
 }
 
@@ -280,7 +294,10 @@ impl<'py> FromPyObject<'py> for CardArg {
         if let Ok(s) = ob.downcast::<PyString>() {
             return Ok(CardArg(Card::parse(s.to_str()?).py_err()?));
         }
-        Err(PyTypeError::new_err(format!("expected a Card or a card text like \"CJ\", got {}", ob.get_type().name()?)))
+        Err(PyTypeError::new_err(format!(
+            "expected a Card or a card text like \"CJ\", got {}",
+            ob.get_type().name()?
+        )))
     }
 }
 
@@ -305,7 +322,9 @@ impl<'py> FromPyObject<'py> for CardsArg {
         for item in iter {
             let c = item?.extract::<CardArg>()?.0;
             if set.contains(c) {
-                return Err(InvalidCardsError::new_err(format!("card {c} appears twice")));
+                return Err(InvalidCardsError::new_err(format!(
+                    "card {c} appears twice"
+                )));
             }
             set = set.with(c);
         }
@@ -361,7 +380,10 @@ impl PyCards {
     /// The cards sorted as a player holds them for a game type (default: grand order).
     #[pyo3(signature = (game_type=None))]
     fn sorted(&self, game_type: Option<PyGameType>) -> Vec<PyCard> {
-        skat_core::rules::display_order(game_type.map(GameType::from), self.0).into_iter().map(PyCard).collect()
+        skat_core::rules::display_order(game_type.map(GameType::from), self.0)
+            .into_iter()
+            .map(PyCard)
+            .collect()
     }
 
     fn issubset(&self, other: CardsArg) -> bool {
@@ -437,7 +459,10 @@ impl PyCards {
     }
 
     fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (String,))> {
-        Ok((py.get_type::<PyCards>().into_any().unbind(), (self.0.to_tokens(" "),)))
+        Ok((
+            py.get_type::<PyCards>().into_any().unbind(),
+            (self.0.to_tokens(" "),),
+        ))
     }
 }
 

@@ -6,10 +6,30 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use skat_core::SkatError as CoreError;
 
-create_exception!(_core, SkatError, PyValueError, "Base class of every error raised by skat.");
-create_exception!(_core, ParseError, SkatError, "A token that is not a card, contract or action.");
-create_exception!(_core, InvalidCardsError, SkatError, "Cards that break a rule: duplicates, wrong counts.");
-create_exception!(_core, ContractError, SkatError, "A contract that cannot be declared.");
+create_exception!(
+    _core,
+    SkatError,
+    PyValueError,
+    "Base class of every error raised by skat."
+);
+create_exception!(
+    _core,
+    ParseError,
+    SkatError,
+    "A token that is not a card, contract or action."
+);
+create_exception!(
+    _core,
+    InvalidCardsError,
+    SkatError,
+    "Cards that break a rule: duplicates, wrong counts."
+);
+create_exception!(
+    _core,
+    ContractError,
+    SkatError,
+    "A contract that cannot be declared."
+);
 create_exception!(
     _core,
     IllegalActionError,
@@ -22,7 +42,12 @@ create_exception!(
     SkatError,
     "A malformed or inconsistent ISS record; names the record id and the bad move's position."
 );
-create_exception!(_core, PositionError, SkatError, "A solver position that is not valid.");
+create_exception!(
+    _core,
+    PositionError,
+    SkatError,
+    "A solver position that is not valid."
+);
 
 pub fn to_py(e: CoreError) -> PyErr {
     let msg = e.to_string();

@@ -59,8 +59,16 @@ pub struct PyContract(pub Contract);
 impl PyContract {
     #[new]
     #[pyo3(signature = (game_type, hand=false, schneider=false, schwarz=false, ouvert=false))]
-    fn new(game_type: PyGameType, hand: bool, schneider: bool, schwarz: bool, ouvert: bool) -> PyResult<Self> {
-        Ok(PyContract(Contract::new(game_type.into(), hand, schneider, schwarz, ouvert).py_err()?))
+    fn new(
+        game_type: PyGameType,
+        hand: bool,
+        schneider: bool,
+        schwarz: bool,
+        ouvert: bool,
+    ) -> PyResult<Self> {
+        Ok(PyContract(
+            Contract::new(game_type.into(), hand, schneider, schwarz, ouvert).py_err()?,
+        ))
     }
 
     /// Parses an ISS declaration token such as `"G"`, `"CHZ"`, `"NOH"`.
@@ -102,7 +110,12 @@ impl PyContract {
     fn __repr__(&self) -> String {
         let k = self.0;
         let mut args = vec![format!("GameType.{}", k.game_type.name().to_uppercase())];
-        for (name, on) in [("hand", k.hand), ("schneider", k.schneider), ("schwarz", k.schwarz), ("ouvert", k.ouvert)] {
+        for (name, on) in [
+            ("hand", k.hand),
+            ("schneider", k.schneider),
+            ("schwarz", k.schwarz),
+            ("ouvert", k.ouvert),
+        ] {
             if on {
                 args.push(format!("{name}=True"));
             }
@@ -256,7 +269,9 @@ pub struct PyDeal(pub Deal);
 impl PyDeal {
     #[new]
     fn new(hands: (CardsArg, CardsArg, CardsArg), skat: CardsArg) -> PyResult<Self> {
-        Ok(PyDeal(Deal::new([hands.0 .0, hands.1 .0, hands.2 .0], skat.0).py_err()?))
+        Ok(PyDeal(
+            Deal::new([hands.0 .0, hands.1 .0, hands.2 .0], skat.0).py_err()?,
+        ))
     }
 
     /// A uniformly random deal, reproducible from the seed.
@@ -417,12 +432,29 @@ fn actor_obj(py: Python<'_>, a: Actor) -> PyResult<PyObject> {
 
 fn history_list<'py>(py: Python<'py>, h: &[Move]) -> PyResult<Vec<Bound<'py, PyTuple>>> {
     h.iter()
-        .map(|m| PyTuple::new(py, [actor_obj(py, m.actor)?, PyAction(m.action).into_pyobject(py)?.into_any().unbind()]))
+        .map(|m| {
+            PyTuple::new(
+                py,
+                [
+                    actor_obj(py, m.actor)?,
+                    PyAction(m.action).into_pyobject(py)?.into_any().unbind(),
+                ],
+            )
+        })
         .collect()
 }
 
 fn tricks_list(tricks: &[skat_core::Trick]) -> Vec<(u8, Vec<PyCard>, u8)> {
-    tricks.iter().map(|t| (t.leader, t.cards.iter().map(|&c| PyCard(c)).collect(), t.winner)).collect()
+    tricks
+        .iter()
+        .map(|t| {
+            (
+                t.leader,
+                t.cards.iter().map(|&c| PyCard(c)).collect(),
+                t.winner,
+            )
+        })
+        .collect()
 }
 
 /// What one seat may know; given to players instead of the game.
@@ -526,7 +558,10 @@ impl PyView {
     }
 
     fn __repr__(&self) -> String {
-        format!("<View seat={} phase={} hand=\"{}\">", self.0.seat, self.0.phase, self.0.hand)
+        format!(
+            "<View seat={} phase={} hand=\"{}\">",
+            self.0.seat, self.0.phase, self.0.hand
+        )
     }
 }
 
@@ -597,7 +632,8 @@ impl PyGame {
         let h = self.0.hands();
         (PyCards(h[0]), PyCards(h[1]), PyCards(h[2]))
     }
-    /// The two cards that count for the declarer: the skat, or her discard after a pick-up.
+    /// The cards in the skat (they count for the declarer): the dealt skat, nothing while the
+    /// declarer holds twelve cards after a pick-up, then her discard.
     #[getter]
     fn skat(&self) -> PyCards {
         PyCards(self.0.skat())
@@ -644,7 +680,11 @@ impl PyGame {
     /// The record's ID, if any.
     #[getter]
     fn record_id(&self) -> Option<String> {
-        self.0.header.iter().find(|(k, _)| k == "ID").map(|(_, v)| v.clone())
+        self.0
+            .header
+            .iter()
+            .find(|(k, _)| k == "ID")
+            .map(|(_, v)| v.clone())
     }
     /// The result text `R[...]` the record states (None for a game not read from a complete record).
     #[getter]
@@ -657,7 +697,9 @@ impl PyGame {
     fn check_record(&self) -> Vec<String> {
         match (&self.0.recorded_result, self.0.result()) {
             (None, _) => Vec::new(),
-            (Some(_), None) => vec!["the record states a result but the replayed game is not over".into()],
+            (Some(_), None) => {
+                vec!["the record states a result but the replayed game is not over".into()]
+            }
             (Some(rec), Some(ours)) => rec.differences(ours),
         }
     }
@@ -679,14 +721,18 @@ impl PyGame {
         match seat {
             None => self.0.apply(action.0).py_err(),
             Some(s) if s < 3 => self.0.apply_by(Actor::Seat(s), action.0).py_err(),
-            Some(s) => Err(crate::error::IllegalActionError::new_err(format!("seat {s} is not 0, 1 or 2"))),
+            Some(s) => Err(crate::error::IllegalActionError::new_err(format!(
+                "seat {s} is not 0, 1 or 2"
+            ))),
         }
     }
 
     /// What `seat` may know (own cards, public history, ouvert hands, own skat).
     fn view(&self, seat: u8) -> PyResult<PyView> {
         if seat > 2 {
-            return Err(crate::error::IllegalActionError::new_err(format!("seat {seat} is not 0, 1 or 2")));
+            return Err(crate::error::IllegalActionError::new_err(format!(
+                "seat {seat} is not 0, 1 or 2"
+            )));
         }
         Ok(PyView(self.0.view(seat)))
     }
@@ -749,14 +795,20 @@ pub fn random_games(py: Python<'_>, n: u64, seed: u64) -> u64 {
 #[pyfunction]
 #[pyo3(signature = (game_type, hand, lead=None))]
 pub fn legal_cards(game_type: PyGameType, hand: CardsArg, lead: Option<CardArg>) -> PyCards {
-    PyCards(skat_core::rules::legal_cards(game_type.into(), hand.0, lead.map(|c| c.0)))
+    PyCards(skat_core::rules::legal_cards(
+        game_type.into(),
+        hand.0,
+        lead.map(|c| c.0),
+    ))
 }
 
 /// Index (0..3) of the winning card of a trick (led by the first card).
 #[pyfunction]
 pub fn trick_winner(game_type: PyGameType, cards: Vec<CardArg>) -> PyResult<usize> {
     if cards.is_empty() || cards.len() > 3 {
-        return Err(crate::error::InvalidCardsError::new_err("a trick has one to three cards"));
+        return Err(crate::error::InvalidCardsError::new_err(
+            "a trick has one to three cards",
+        ));
     }
     let v: Vec<skat_core::Card> = cards.into_iter().map(|c| c.0).collect();
     Ok(skat_core::rules::trick_winner(game_type.into(), &v))

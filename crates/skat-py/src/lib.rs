@@ -1,6 +1,9 @@
 //! `skat._core`: the PyO3 bindings of skat-core. Conversion and error mapping only; every rule
 //! lives in the core crate. The public API is re-exported by the Python package `skat`.
 
+// PyO3 methods always borrow self, even for Copy classes with `to_*` names.
+#![allow(clippy::wrong_self_convention)]
+
 use pyo3::prelude::*;
 
 mod cards;

@@ -81,8 +81,16 @@ pub fn declarer_lower(lay: &Layout, h: &[u32; 3], decl: usize) -> i32 {
         if mine == 0 {
             continue;
         }
-        let lim1 = if t1 == 0 { u32::MAX } else { (h[d1] & gm).count_ones() };
-        let lim2 = if t2 == 0 { u32::MAX } else { (h[d2] & gm).count_ones() };
+        let lim1 = if t1 == 0 {
+            u32::MAX
+        } else {
+            (h[d1] & gm).count_ones()
+        };
+        let lim2 = if t2 == 0 {
+            u32::MAX
+        } else {
+            (h[d2] & gm).count_ones()
+        };
         let s = mine.count_ones().min(lim1).min(lim2);
         if s > 0 {
             pts += lay.points_of(top_n(mine, s));

@@ -79,13 +79,21 @@ impl Layout {
         }
         debug_assert_eq!(next, 32);
         let ngroups = groups.len();
-        let trump_group = if trumps.is_empty() { usize::MAX } else { ngroups - 1 };
-        let trumps_int = if trumps.is_empty() { 0 } else { group_mask[ngroups - 1] };
+        let trump_group = if trumps.is_empty() {
+            usize::MAX
+        } else {
+            ngroups - 1
+        };
+        let trumps_int = if trumps.is_empty() {
+            0
+        } else {
+            group_mask[ngroups - 1]
+        };
         let mut rank_masks = [(0u32, 0u8); 5];
         for (i, v) in [2u8, 3, 4, 10, 11].iter().enumerate() {
             let mut m = 0u32;
-            for b in 0..32 {
-                if points[b] == *v {
+            for (b, &p) in points.iter().enumerate() {
+                if p == *v {
                     m |= 1 << b;
                 }
             }
@@ -210,8 +218,8 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::trick_winner;
     use crate::rng::Rng;
+    use crate::rules::trick_winner;
 
     #[test]
     fn winner_matches_rules() {
@@ -229,7 +237,10 @@ mod tests {
                 assert_eq!(lay.winner(&ti), trick_winner(gt, t), "{gt} {t:?}");
                 let hand: Cards = deck[3..10].iter().copied().collect();
                 let legal = crate::rules::legal_cards(gt, hand, Some(t[0]));
-                assert_eq!(lay.to_external(lay.legal(lay.to_internal(hand), Some(ti[0]))), legal);
+                assert_eq!(
+                    lay.to_external(lay.legal(lay.to_internal(hand), Some(ti[0]))),
+                    legal
+                );
             }
             let total: i32 = lay.points_of(u32::MAX);
             assert_eq!(total, if gt.is_null() { 0 } else { 120 });

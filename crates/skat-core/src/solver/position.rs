@@ -44,7 +44,9 @@ impl Position {
         declarer_tricks: u32,
     ) -> Result<Position, SkatError> {
         if declarer > 2 {
-            return Err(invalid(format!("declarer seat {declarer} is not 0, 1 or 2")));
+            return Err(invalid(format!(
+                "declarer seat {declarer} is not 0, 1 or 2"
+            )));
         }
         if leader > 2 {
             return Err(invalid(format!("leader seat {leader} is not 0, 1 or 2")));
@@ -138,10 +140,17 @@ impl Position {
     /// The position of a game in its play phase.
     pub fn from_game(game: &Game) -> Result<Position, SkatError> {
         if game.phase() != Phase::Playing {
-            return Err(invalid(format!("the game is in phase {}, not in card play", game.phase())));
+            return Err(invalid(format!(
+                "the game is in phase {}, not in card play",
+                game.phase()
+            )));
         }
-        let contract = game.contract().ok_or_else(|| invalid("no contract".to_string()))?;
-        let declarer = game.declarer().ok_or_else(|| invalid("no declarer".to_string()))?;
+        let contract = game
+            .contract()
+            .ok_or_else(|| invalid("no contract".to_string()))?;
+        let declarer = game
+            .declarer()
+            .ok_or_else(|| invalid("no declarer".to_string()))?;
         Position::new(
             game.hands(),
             contract,
@@ -214,7 +223,11 @@ impl Position {
         if self.is_over() {
             return Cards::EMPTY;
         }
-        legal_cards(self.game_type(), self.hands[self.to_move() as usize], self.trick[0])
+        legal_cards(
+            self.game_type(),
+            self.hands[self.to_move() as usize],
+            self.trick[0],
+        )
     }
 
     /// Card points still in play (hands and the current trick).
@@ -341,10 +354,22 @@ mod tests {
         assert!(p.is_over());
         assert_eq!(p.final_value(), Some(5));
         let p = Position::new(hands, Contract::plain(GameType::Null), 1, 0, &[], 0, 0).unwrap();
-        let p = p.play(c("CA")).unwrap().play(c("C7")).unwrap().play(c("CT")).unwrap();
+        let p = p
+            .play(c("CA"))
+            .unwrap()
+            .play(c("C7"))
+            .unwrap()
+            .play(c("CT"))
+            .unwrap();
         assert_eq!(p.final_value(), Some(0));
         let p = Position::new(hands, Contract::plain(GameType::Null), 0, 0, &[], 0, 0).unwrap();
-        let p = p.play(c("CA")).unwrap().play(c("C7")).unwrap().play(c("CT")).unwrap();
+        let p = p
+            .play(c("CA"))
+            .unwrap()
+            .play(c("C7"))
+            .unwrap()
+            .play(c("CT"))
+            .unwrap();
         assert_eq!(p.final_value(), Some(10));
     }
 }

@@ -13,7 +13,8 @@
 //!   hence the card points of the canonical cards). Entries of the same canonical key with a
 //!   different valuation still give bounds, widened by the L1 distance of the valuations.
 //!
-//! Memory is fixed at construction (buckets of four 24-byte entries); `clear` is O(1) through a
+//! Memory is fixed at construction (buckets of sixteen 24-byte entries: one canonical key
+//! collects many valuations); `clear` is O(1) through a
 //! generation counter.
 
 /// One stored bound pair.
@@ -32,7 +33,7 @@ struct Entry {
     gen: u8,
 }
 
-const BUCKET: usize = 4;
+const BUCKET: usize = 16;
 
 pub struct Tt {
     entries: Vec<Entry>,
@@ -67,13 +68,29 @@ impl Tt {
     pub fn new(mb: usize) -> Tt {
         let bytes = mb.max(1) * 1024 * 1024;
         let n = (bytes / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
-        let buckets = if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 };
-        Tt { entries: vec![Entry::default(); buckets * BUCKET], mask: buckets - 1, gen: 1, stores: 0, hits: 0 }
+        let buckets = if n.is_power_of_two() {
+            n
+        } else {
+            n.next_power_of_two() / 2
+        };
+        Tt {
+            entries: vec![Entry::default(); buckets * BUCKET],
+            mask: buckets - 1,
+            gen: 1,
+            stores: 0,
+            hits: 0,
+        }
     }
 
     /// A table with one bucket, for solving without a transposition table.
     pub fn tiny() -> Tt {
-        Tt { entries: vec![Entry::default(); BUCKET], mask: 0, gen: 1, stores: 0, hits: 0 }
+        Tt {
+            entries: vec![Entry::default(); BUCKET],
+            mask: 0,
+            gen: 1,
+            stores: 0,
+            hits: 0,
+        }
     }
 
     pub fn bytes(&self) -> usize {
@@ -119,9 +136,6 @@ impl Tt {
                 let d = dist(key.val, e.val);
                 lo = lo.max(e.lo as i32 - d);
                 hi = hi.min(e.hi as i32 + d);
-                if mv == 0xFF {
-                    mv = e.mv;
-                }
                 found = true;
             }
         }
@@ -164,6 +178,15 @@ impl Tt {
                 victim = i;
             }
         }
-        bucket[victim] = Entry { key_a: key.a, key_b: key.b, val: key.val, lo: lo as i8, hi: hi as i8, mv, depth, gen };
+        bucket[victim] = Entry {
+            key_a: key.a,
+            key_b: key.b,
+            val: key.val,
+            lo: lo as i8,
+            hi: hi as i8,
+            mv,
+            depth,
+            gen,
+        };
     }
 }

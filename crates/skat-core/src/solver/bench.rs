@@ -1,0 +1,334 @@
+//! Solver benchmarks: random start-of-card-play positions (30 cards: random deal, random
+//! declarer and game type, the skat as her discard, forehand to lead), measured single
+//! threaded per game class for `solve`, `reaches(61)` (null: `reaches(11)`, "wins") and
+//! `analyze` (as worlds per second), plus ablations (each enhancement off) and a
+//! deterministic node-count signature. Plain structs; the CLI prints them.
+
+use super::{Position, Solver, SolverOptions};
+use crate::cards::Cards;
+use crate::deal::Deal;
+use crate::rng::Rng;
+use crate::rules::{Contract, GameType};
+
+/// Random start-of-card-play positions from a seed.
+pub fn positions(n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let deal = Deal::random(rng.next_u64());
+            let declarer = rng.below(3) as u8;
+            let gt = GameType::ALL[rng.below(6) as usize];
+            start_position(&deal, declarer, gt)
+        })
+        .collect()
+}
+
+/// The start of card play of `deal` with the skat as the declarer's discard.
+pub fn start_position(deal: &Deal, declarer: u8, gt: GameType) -> Position {
+    let dp = if gt.is_null() { 0 } else { deal.skat.points() };
+    Position::new(deal.hands, Contract::plain(gt), declarer, 0, &[], dp, 0)
+        .expect("a deal gives a valid position")
+}
+
+/// Time (µs) and node statistics over a sample.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    pub count: usize,
+    pub median_us: f64,
+    pub mean_us: f64,
+    pub p95_us: f64,
+    pub median_nodes: f64,
+    pub mean_nodes: f64,
+    pub p95_nodes: f64,
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted[i]
+}
+
+impl Summary {
+    pub fn of(samples: &[(u64, u64)]) -> Summary {
+        if samples.is_empty() {
+            return Summary::default();
+        }
+        let mut t: Vec<f64> = samples.iter().map(|s| s.0 as f64).collect();
+        let mut n: Vec<f64> = samples.iter().map(|s| s.1 as f64).collect();
+        t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        n.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let len = samples.len() as f64;
+        Summary {
+            count: samples.len(),
+            median_us: quantile(&t, 0.5),
+            mean_us: t.iter().sum::<f64>() / len,
+            p95_us: quantile(&t, 0.95),
+            median_nodes: quantile(&n, 0.5),
+            mean_nodes: n.iter().sum::<f64>() / len,
+            p95_nodes: quantile(&n, 0.95),
+        }
+    }
+}
+
+/// One game class (suit, grand, null).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClassRow {
+    pub class: &'static str,
+    pub solve: Summary,
+    /// `reaches(61)` in suit and grand, `reaches(11)` (the declarer wins) in null.
+    pub reaches: Summary,
+    pub analyze: Summary,
+    /// 1e6 / mean analyze time: all-move evaluations per second (the thesis's unit).
+    pub worlds_per_sec: f64,
+}
+
+/// `solve` totals with one enhancement switched off.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AblationRow {
+    pub name: &'static str,
+    pub class: &'static str,
+    pub nodes: u64,
+    pub micros: u64,
+    /// Change against all enhancements on (positive: the enhancement saves this much).
+    pub nodes_saved_pct: f64,
+    pub time_saved_pct: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub positions: usize,
+    pub seed: u64,
+    pub rows: Vec<ClassRow>,
+    pub ablations: Vec<AblationRow>,
+    pub signature: u64,
+}
+
+pub fn class_of(gt: GameType) -> &'static str {
+    match gt {
+        GameType::Grand => "grand",
+        GameType::Null => "null",
+        _ => "suit",
+    }
+}
+
+const CLASSES: [&str; 3] = ["suit", "grand", "null"];
+
+/// The enhancements that can be switched off, by name.
+pub fn ablations(base: SolverOptions) -> Vec<(&'static str, SolverOptions)> {
+    vec![
+        (
+            "move ordering",
+            SolverOptions {
+                move_ordering: false,
+                fastest_cut_first: false,
+                ..base
+            },
+        ),
+        (
+            "fastest-cut-first",
+            SolverOptions {
+                fastest_cut_first: false,
+                ..base
+            },
+        ),
+        (
+            "payoff-similarity",
+            SolverOptions {
+                payoff_similarity: false,
+                ..base
+            },
+        ),
+        (
+            "static bounds",
+            SolverOptions {
+                static_bounds: false,
+                ..base
+            },
+        ),
+        (
+            "endgame tables",
+            SolverOptions {
+                endgame_tables: false,
+                ..base
+            },
+        ),
+        (
+            "equivalent cards",
+            SolverOptions {
+                collapse_equivalent: false,
+                ..base
+            },
+        ),
+    ]
+}
+
+/// Runs the whole benchmark single threaded. `ablation_positions` limits the positions used
+/// for the ablation table (each row re-solves them; 0 = skip).
+pub fn run(n: usize, seed: u64, options: SolverOptions, ablation_positions: usize) -> Report {
+    let pos = positions(n, seed);
+    let mut solver = Solver::new(options);
+    let mut samples: Vec<[Vec<(u64, u64)>; 3]> = vec![Default::default(); 3];
+    for p in &pos {
+        let ci = CLASSES
+            .iter()
+            .position(|&c| c == class_of(p.game_type()))
+            .unwrap();
+        solver.clear();
+        let s = solver.solve(p).stats;
+        samples[ci][0].push((s.micros, s.nodes));
+        solver.clear();
+        let target = if p.game_type().is_null() { 11 } else { 61 };
+        let s = solver.reaches(p, target).1;
+        samples[ci][1].push((s.micros, s.nodes));
+        solver.clear();
+        let s = solver.analyze(p).1;
+        samples[ci][2].push((s.micros, s.nodes));
+    }
+    let rows = CLASSES
+        .iter()
+        .enumerate()
+        .map(|(ci, &class)| {
+            let analyze = Summary::of(&samples[ci][2]);
+            ClassRow {
+                class,
+                solve: Summary::of(&samples[ci][0]),
+                reaches: Summary::of(&samples[ci][1]),
+                worlds_per_sec: if analyze.mean_us > 0.0 {
+                    1e6 / analyze.mean_us
+                } else {
+                    0.0
+                },
+                analyze,
+            }
+        })
+        .collect();
+    let mut ablations_out = Vec::new();
+    if ablation_positions > 0 {
+        let sub = &pos[..ablation_positions.min(pos.len())];
+        let base = totals(sub, options);
+        let mut rows = vec![("all on", options)];
+        rows.extend(ablations(options));
+        for (name, o) in rows {
+            let t = if name == "all on" {
+                base.clone()
+            } else {
+                totals(sub, o)
+            };
+            for (ci, &class) in CLASSES.iter().enumerate() {
+                let (bn, bt) = base[ci];
+                let (n, us) = t[ci];
+                ablations_out.push(AblationRow {
+                    name,
+                    class,
+                    nodes: n,
+                    micros: us,
+                    nodes_saved_pct: if n > 0 {
+                        100.0 * (n as f64 - bn as f64) / n as f64
+                    } else {
+                        0.0
+                    },
+                    time_saved_pct: if us > 0 {
+                        100.0 * (us as f64 - bt as f64) / us as f64
+                    } else {
+                        0.0
+                    },
+                });
+            }
+        }
+    }
+    Report {
+        positions: n,
+        seed,
+        rows,
+        ablations: ablations_out,
+        signature: signature(),
+    }
+}
+
+/// Total (nodes, µs) of `solve` per class.
+fn totals(pos: &[Position], o: SolverOptions) -> Vec<(u64, u64)> {
+    let mut solver = Solver::new(o);
+    let mut t = vec![(0u64, 0u64); 3];
+    for p in pos {
+        let ci = CLASSES
+            .iter()
+            .position(|&c| c == class_of(p.game_type()))
+            .unwrap();
+        solver.clear();
+        let s = solver.solve(p).stats;
+        t[ci].0 += s.nodes;
+        t[ci].1 += s.micros;
+    }
+    t
+}
+
+/// The fixed positions of the signature: the first 24 start-of-play deals (seed 1) that are
+/// still running after the first three tricks played with the lowest legal card (7 cards per
+/// hand).
+pub fn signature_positions() -> Vec<Position> {
+    let mut out = Vec::new();
+    for p in positions(200, 1) {
+        if out.len() == 24 {
+            break;
+        }
+        let mut q = p;
+        for _ in 0..9 {
+            if q.is_over() {
+                break;
+            }
+            let c = q.legal_cards().lowest().unwrap();
+            q = q.play(c).unwrap();
+        }
+        if !q.is_over() {
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// Total nodes of `solve` + `reaches` + `analyze` over the signature positions with default
+/// options and a fresh table for every call: identical on every machine and thread count.
+pub fn signature() -> u64 {
+    signature_threads(1)
+}
+
+/// [`signature`] computed on `threads` threads (the same number for any thread count).
+pub fn signature_threads(threads: usize) -> u64 {
+    let options = SolverOptions {
+        tt_mb: 8,
+        ..SolverOptions::default()
+    };
+    let pos = signature_positions();
+    let threads = threads.max(1);
+    let chunk = pos.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = pos
+            .chunks(chunk)
+            .map(|ps| {
+                scope.spawn(move || {
+                    let mut solver = Solver::new(options);
+                    let mut total = 0u64;
+                    for p in ps {
+                        solver.clear();
+                        total += solver.solve(p).stats.nodes;
+                        solver.clear();
+                        let t = if p.game_type().is_null() { 11 } else { 61 };
+                        total += solver.reaches(p, t).1.nodes;
+                        solver.clear();
+                        total += solver.analyze(p).1.nodes;
+                    }
+                    total
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    })
+}
+
+/// All cards of a deal (for sanity checks).
+pub fn all_cards(p: &Position) -> Cards {
+    let h = p.hands();
+    h[0] | h[1] | h[2]
+}

@@ -1,0 +1,335 @@
+//! The open-handed (double-dummy) solver.
+//!
+//! # Values
+//!
+//! * **Suit and grand**: the declarer's final card points (0..=120, skat/discard included)
+//!   under optimal play of both sides. Every position is treated as a plain card-point game:
+//!   the early end of play that the game engine applies when a schwarz-announced (or ouvert)
+//!   declarer loses a trick is ignored, so the value is always "how many points can she make".
+//! * **Null**: the *time to live*: 0 if the declarer can avoid every trick, otherwise the number
+//!   (1..=10, counted from the game's first trick) of the trick she is forced to take, she
+//!   delaying it as long as possible and the defenders forcing it as early as possible.
+//!   For [`reaches`] the null value is put on the *survival scale* [`null_survival`]: 11 for a
+//!   win, else the losing trick's number, and `reaches(pos, t)` is `survival >= t`, i.e. "the
+//!   declarer takes no trick before trick `t`" (`t = 11`: she wins the null game).
+//!
+//! # Search
+//!
+//! Fail-soft alpha-beta (the declarer maximises) driven by MTD(f) null-window probes
+//! ([`search`]); a transposition table at trick boundaries on marginal values ([`tt`]), either
+//! exact or payoff-similarity canonical (thesis ch. 7); move ordering with the
+//! fastest-cut-first term and collapsing of equivalent cards ([`order`]); quick-trick static
+//! bounds ([`bounds`], thesis ch. 5); direct solution of the last two tricks ([`tables`]).
+//! Every enhancement can be switched off in [`SolverOptions`]; the value never changes.
+
+pub mod bench;
+pub mod bounds;
+pub mod layout;
+pub mod order;
+pub mod position;
+pub mod search;
+pub mod tables;
+pub mod tt;
+
+use std::time::Instant;
+
+use crate::cards::Card;
+use layout::Layout;
+pub use position::Position;
+use search::Searcher;
+use tt::Tt;
+
+/// Switches for each enhancement (all on by default) and the transposition-table size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SolverOptions {
+    /// Transposition table at trick boundaries.
+    pub transposition_table: bool,
+    /// Payoff-similarity canonical keys with valuation distance bounds (needs the table).
+    pub payoff_similarity: bool,
+    /// Heuristic move ordering (trick value, smearing, cashing, table move).
+    pub move_ordering: bool,
+    /// The fastest-cut-first term (child branching factor) in the move ordering.
+    pub fastest_cut_first: bool,
+    /// Search one card of each group of equivalent cards.
+    pub collapse_equivalent: bool,
+    /// Quick-trick static bounds (suit and grand).
+    pub static_bounds: bool,
+    /// Direct solution of the last two tricks.
+    pub endgame_tables: bool,
+    /// MTD(f) driver: bisect the remaining interval after the first probe (otherwise step to
+    /// the fail-soft value as in plain MTD(f)).
+    pub bisect: bool,
+    /// Transposition-table size in megabytes.
+    pub tt_mb: usize,
+}
+
+impl Default for SolverOptions {
+    fn default() -> SolverOptions {
+        SolverOptions {
+            transposition_table: true,
+            payoff_similarity: true,
+            move_ordering: true,
+            fastest_cut_first: true,
+            collapse_equivalent: true,
+            static_bounds: true,
+            endgame_tables: true,
+            bisect: false,
+            tt_mb: 32,
+        }
+    }
+}
+
+impl SolverOptions {
+    /// Everything switched off (plain alpha-beta with MTD(f)).
+    pub fn plain() -> SolverOptions {
+        SolverOptions {
+            transposition_table: false,
+            payoff_similarity: false,
+            move_ordering: false,
+            fastest_cut_first: false,
+            collapse_equivalent: false,
+            static_bounds: false,
+            endgame_tables: false,
+            bisect: false,
+            tt_mb: 1,
+        }
+    }
+}
+
+/// Search statistics of one call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes visited (every card played in the search, plus the root).
+    pub nodes: u64,
+    /// Wall-clock time in microseconds.
+    pub micros: u64,
+    /// Null-window probes (MTD(f) iterations, summed over moves for analyze).
+    pub probes: u32,
+    /// Transposition-table probes that found an entry.
+    pub tt_hits: u64,
+}
+
+/// The result of [`Solver::solve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveOutput {
+    pub value: i32,
+    pub stats: Stats,
+}
+
+/// The null survival scale: 11 for a won null game (TTL value 0), else the TTL value.
+pub fn null_survival(ttl: i32) -> i32 {
+    if ttl == 0 {
+        11
+    } else {
+        ttl
+    }
+}
+
+fn ttl_from_survival(s: i32) -> i32 {
+    if s >= 11 {
+        0
+    } else {
+        s
+    }
+}
+
+/// A persistent solver: owns a transposition table that is kept between calls (entries are
+/// valid for any position, so related positions profit).
+pub struct Solver {
+    options: SolverOptions,
+    tt: Tt,
+}
+
+impl Solver {
+    pub fn new(options: SolverOptions) -> Solver {
+        let tt = if options.transposition_table {
+            Tt::new(options.tt_mb)
+        } else {
+            Tt::tiny()
+        };
+        Solver { options, tt }
+    }
+
+    pub fn options(&self) -> &SolverOptions {
+        &self.options
+    }
+
+    /// Forgets every table entry.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Bytes of the transposition table.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    fn searcher<'s>(&'s mut self, pos: &Position) -> Searcher<'s> {
+        let lay = Layout::get(pos.game_type());
+        let hands = pos.hands();
+        let ih = [
+            lay.to_internal(hands[0]),
+            lay.to_internal(hands[1]),
+            lay.to_internal(hands[2]),
+        ];
+        let trick: Vec<u8> = pos.trick().iter().map(|&c| lay.bit(c)).collect();
+        Searcher::new(
+            lay,
+            &self.options,
+            &mut self.tt,
+            ih,
+            &trick,
+            pos.leader() as usize,
+            pos.declarer() as usize,
+        )
+    }
+
+    fn finish(&self, start: Instant, nodes: u64, probes: u32, hits0: u64) -> Stats {
+        Stats {
+            nodes,
+            micros: start.elapsed().as_micros() as u64,
+            probes,
+            tt_hits: self.tt.hits - hits0,
+        }
+    }
+
+    /// The exact value of the position (see the module documentation).
+    pub fn solve(&mut self, pos: &Position) -> SolveOutput {
+        let start = Instant::now();
+        let hits0 = self.tt.hits;
+        if let Some(v) = pos.final_value() {
+            return SolveOutput {
+                value: v,
+                stats: self.finish(start, 0, 0, hits0),
+            };
+        }
+        let null = pos.game_type().is_null();
+        let mut s = self.searcher(pos);
+        let (lo, hi) = s.trivial_bounds();
+        let guess = if null { hi } else { (lo + hi) / 2 };
+        let (v, probes) = s.mtdf(guess);
+        let nodes = s.nodes;
+        let value = if null {
+            ttl_from_survival(v)
+        } else {
+            v + pos.declarer_points() as i32
+        };
+        SolveOutput {
+            value,
+            stats: self.finish(start, nodes, probes, hits0),
+        }
+    }
+
+    /// Whether the value reaches `target`: suit/grand `solve(pos) >= target`; null
+    /// `null_survival(solve(pos)) >= target`. One null-window search.
+    pub fn reaches(&mut self, pos: &Position, target: i32) -> (bool, Stats) {
+        let start = Instant::now();
+        let hits0 = self.tt.hits;
+        let null = pos.game_type().is_null();
+        if let Some(v) = pos.final_value() {
+            let ok = if null {
+                null_survival(v) >= target
+            } else {
+                v >= target
+            };
+            return (ok, self.finish(start, 0, 0, hits0));
+        }
+        let t = if null {
+            target
+        } else {
+            target - pos.declarer_points() as i32
+        };
+        let mut s = self.searcher(pos);
+        let ok = s.test(t);
+        let nodes = s.nodes;
+        (ok, self.finish(start, nodes, 1, hits0))
+    }
+
+    /// The value after each legal card of the player to move (every legal card, equivalent
+    /// ones included), in descending card order. Empty when the game is over.
+    pub fn analyze(&mut self, pos: &Position) -> (Vec<(Card, i32)>, Stats) {
+        let start = Instant::now();
+        let hits0 = self.tt.hits;
+        if pos.is_over() {
+            return (Vec::new(), self.finish(start, 0, 0, hits0));
+        }
+        let null = pos.game_type().is_null();
+        let dp = pos.declarer_points() as i32;
+        let mut s = self.searcher(pos);
+        let lay = s.lay;
+        let (raw, probes) = s.analyze();
+        let nodes = s.nodes;
+        let mut out: Vec<(Card, i32)> = raw
+            .into_iter()
+            .map(|(c, v)| {
+                (
+                    lay.card(c),
+                    if null { ttl_from_survival(v) } else { v + dp },
+                )
+            })
+            .collect();
+        out.sort_by_key(|m| std::cmp::Reverse(m.0));
+        (out, self.finish(start, nodes, probes, hits0))
+    }
+}
+
+/// Solves one position with a fresh default solver.
+pub fn solve(pos: &Position) -> i32 {
+    Solver::new(SolverOptions {
+        tt_mb: 16,
+        ..SolverOptions::default()
+    })
+    .solve(pos)
+    .value
+}
+
+/// `reaches` with a fresh default solver.
+pub fn reaches(pos: &Position, target: i32) -> bool {
+    Solver::new(SolverOptions {
+        tt_mb: 16,
+        ..SolverOptions::default()
+    })
+    .reaches(pos, target)
+    .0
+}
+
+/// `analyze` with a fresh default solver.
+pub fn analyze(pos: &Position) -> Vec<(Card, i32)> {
+    Solver::new(SolverOptions {
+        tt_mb: 16,
+        ..SolverOptions::default()
+    })
+    .analyze(pos)
+    .0
+}
+
+/// Solves many positions on `threads` threads (each with its own table of `options.tt_mb`).
+/// The table is cleared before each position, so values *and* statistics (except times) do
+/// not depend on the thread count. Results are in input order.
+pub fn solve_many(
+    positions: &[Position],
+    options: SolverOptions,
+    threads: usize,
+) -> Vec<SolveOutput> {
+    let threads = threads.max(1).min(positions.len().max(1));
+    let chunk = positions.len().div_ceil(threads).max(1);
+    let mut out = vec![
+        SolveOutput {
+            value: 0,
+            stats: Stats::default()
+        };
+        positions.len()
+    ];
+    std::thread::scope(|scope| {
+        for (ps, os) in positions.chunks(chunk).zip(out.chunks_mut(chunk)) {
+            scope.spawn(move || {
+                let mut solver = Solver::new(options);
+                for (p, o) in ps.iter().zip(os.iter_mut()) {
+                    solver.clear();
+                    *o = solver.solve(p);
+                }
+            });
+        }
+    });
+    out
+}

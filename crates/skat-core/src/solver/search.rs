@@ -1,0 +1,754 @@
+//! The alpha-beta search (fail-soft, declarer maximises) and the MTD(f) driver.
+//!
+//! Values are *marginal*: in suit and grand games the declarer's card points from the cards
+//! still in play (hands and the current trick); in null the time-to-live score: the number of
+//! the first trick the declarer takes, 11 if she takes none. The root adds the points already
+//! won.
+
+use super::bounds;
+use super::layout::{Layout, MAX_GROUPS};
+use super::order::{collapse, representatives};
+use super::tables;
+use super::tt::{Key, Tt};
+use super::SolverOptions;
+
+/// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
+const FCF_WEIGHT: i32 = 3;
+
+pub struct Searcher<'a> {
+    pub lay: &'static Layout,
+    opt: &'a SolverOptions,
+    tt: &'a mut Tt,
+    pub hands: [u32; 3],
+    pub trick: [u8; 3],
+    pub tlen: usize,
+    pub leader: usize,
+    pub decl: usize,
+    null: bool,
+    use_tt: bool,
+    pub nodes: u64,
+}
+
+#[inline]
+fn hi_bit(m: u32) -> u32 {
+    31 - m.leading_zeros()
+}
+
+impl<'a> Searcher<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        lay: &'static Layout,
+        opt: &'a SolverOptions,
+        tt: &'a mut Tt,
+        hands: [u32; 3],
+        trick: &[u8],
+        leader: usize,
+        decl: usize,
+    ) -> Searcher<'a> {
+        let mut t = [0u8; 3];
+        t[..trick.len()].copy_from_slice(trick);
+        Searcher {
+            lay,
+            opt,
+            tt,
+            hands,
+            trick: t,
+            tlen: trick.len(),
+            leader,
+            decl,
+            null: lay.game_type.is_null(),
+            use_tt: opt.transposition_table,
+            nodes: 0,
+        }
+    }
+
+    #[inline]
+    fn to_move(&self) -> usize {
+        (self.leader + self.tlen) % 3
+    }
+
+    #[inline]
+    fn trick_mask(&self) -> u32 {
+        let mut m = 0;
+        for &c in &self.trick[..self.tlen] {
+            m |= 1 << c;
+        }
+        m
+    }
+
+    /// Cards per hand at the start of the current trick.
+    #[inline]
+    pub fn k_start(&self) -> u32 {
+        (self.hands[0].count_ones()
+            + self.hands[1].count_ones()
+            + self.hands[2].count_ones()
+            + self.tlen as u32)
+            / 3
+    }
+
+    /// Trivial bounds of the marginal value at the current node.
+    pub fn trivial_bounds(&self) -> (i32, i32) {
+        if self.null {
+            (11 - self.k_start() as i32, 11)
+        } else {
+            let all = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask();
+            (0, self.lay.points_of(all))
+        }
+    }
+
+    /// MTD(f): zero-window probes until the bounds meet. Returns the marginal value. The
+    /// first probe tests the guess; later probes bisect the remaining interval (fail-soft
+    /// results move the bounds further when they can), which bounds the probe count by about
+    /// log2 of the point range.
+    pub fn mtdf(&mut self, guess: i32) -> (i32, u32) {
+        let (mut lo, mut hi) = self.trivial_bounds();
+        let mut b = guess.clamp(lo, hi).max(lo + 1);
+        let mut probes = 0;
+        while lo < hi {
+            let v = self.ab(b - 1, b);
+            probes += 1;
+            if v >= b {
+                lo = v;
+            } else {
+                hi = v;
+            }
+            b = if self.opt.bisect {
+                lo + (hi - lo + 1) / 2
+            } else if v >= b {
+                v + 1
+            } else {
+                v
+            };
+            b = b.clamp(lo + 1, hi.max(lo + 1));
+        }
+        (lo, probes)
+    }
+
+    /// One null-window probe: is the marginal value >= `t`?
+    pub fn test(&mut self, t: i32) -> bool {
+        let (lo, hi) = self.trivial_bounds();
+        if t <= lo {
+            return true;
+        }
+        if t > hi {
+            return false;
+        }
+        self.ab(t - 1, t) >= t
+    }
+
+    /// Value of every representative legal move at the root, then mapped to all legal cards.
+    /// Returns (internal card, marginal value of the position after it) for each legal card.
+    pub fn analyze(&mut self) -> (Vec<(u8, i32)>, u32) {
+        let p = self.to_move();
+        let lead = if self.tlen > 0 {
+            Some(self.trick[0])
+        } else {
+            None
+        };
+        let legal = self.lay.legal(self.hands[p], lead);
+        let live = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask();
+        let reps = if self.opt.collapse_equivalent {
+            representatives(self.lay, legal, self.hands[p], live)
+        } else {
+            let mut r = [0xFFu8; 32];
+            for (b, x) in r.iter_mut().enumerate() {
+                if legal & (1 << b) != 0 {
+                    *x = b as u8;
+                }
+            }
+            r
+        };
+        let mut vals = [i32::MIN; 32];
+        let mut probes = 0;
+        let mut guess = i32::MIN;
+        let mut out = Vec::new();
+        let mut m = legal;
+        while m != 0 {
+            let c = hi_bit(m);
+            m &= !(1 << c);
+            let r = reps[c as usize] as usize;
+            if vals[r] == i32::MIN {
+                let (v, pr) = self.value_after(c as u8, guess);
+                vals[r] = v;
+                probes += pr;
+                guess = v;
+            }
+            out.push((c as u8, vals[r]));
+        }
+        (out, probes)
+    }
+
+    /// Exact marginal value (from the current node's point of view) after playing `c`.
+    fn value_after(&mut self, c: u8, guess: i32) -> (i32, u32) {
+        let p = self.to_move();
+        self.hands[p] &= !(1 << c);
+        self.trick[self.tlen] = c;
+        self.tlen += 1;
+        let result;
+        if self.tlen == 3 {
+            let w = (self.leader + self.lay.winner(&self.trick)) % 3;
+            let gain = if w == self.decl {
+                self.lay.points_of(self.trick_mask())
+            } else {
+                0
+            };
+            let old_leader = self.leader;
+            let saved = self.trick;
+            self.leader = w;
+            self.tlen = 0;
+            if self.null && w == self.decl {
+                result = (10 - self.hands[0].count_ones() as i32, 0);
+            } else {
+                let g = if guess == i32::MIN {
+                    guess
+                } else {
+                    guess - gain
+                };
+                let (v, pr) = self.mtdf(g);
+                result = (v + gain, pr);
+            }
+            self.leader = old_leader;
+            self.trick = saved;
+            self.tlen = 3;
+        } else {
+            let g = if guess == i32::MIN {
+                self.trivial_bounds().0
+            } else {
+                guess
+            };
+            result = self.mtdf(g);
+        }
+        self.tlen -= 1;
+        self.hands[p] |= 1 << c;
+        result
+    }
+
+    /// The key of the current start-of-trick position, and the slot -> group permutation.
+    fn key(&self) -> (Key, [u8; MAX_GROUPS]) {
+        let lay = self.lay;
+        let l = self.leader;
+        let rot = [
+            self.hands[l],
+            self.hands[(l + 1) % 3],
+            self.hands[(l + 2) % 3],
+        ];
+        let drel = ((self.decl + 3 - l) % 3) as u64;
+        let class: u64 = if self.null {
+            2
+        } else if lay.trump_group == 4 {
+            1
+        } else {
+            0
+        };
+        let mut perm = [0u8; MAX_GROUPS];
+        for (i, p) in perm.iter_mut().enumerate() {
+            *p = i as u8;
+        }
+        if !self.opt.payoff_similarity {
+            let key = Key {
+                a: rot[0] as u64 | (rot[1] as u64) << 32,
+                b: rot[2],
+                val: (drel | class << 2) as u32,
+            };
+            return (key, perm);
+        }
+        // canonical: per group, owners (relative to the leader) of the remaining cards,
+        // highest first, as base-3 digits behind a leading 1
+        let all = rot[0] | rot[1] | rot[2];
+        let mut codes = [0u64; MAX_GROUPS];
+        let mut rems = [0u32; MAX_GROUPS];
+        for g in 0..lay.ngroups {
+            let rem = all & lay.group_mask[g];
+            let mut code = 1u64;
+            let mut m = rem;
+            while m != 0 {
+                let b = hi_bit(m);
+                m &= !(1 << b);
+                let owner = if rot[0] & (1 << b) != 0 {
+                    0
+                } else if rot[1] & (1 << b) != 0 {
+                    1
+                } else {
+                    2
+                };
+                code = code * 3 + owner;
+            }
+            codes[g] = code;
+            rems[g] = rem >> lay.group_base[g];
+        }
+        // the plain groups are interchangeable: sort them (by code, then valuation)
+        let nplain = if lay.trump_group < MAX_GROUPS {
+            lay.ngroups - 1
+        } else {
+            lay.ngroups
+        };
+        let sortkey = |g: usize| (codes[g], rems[g]);
+        let perm_plain = &mut perm[..nplain];
+        perm_plain.sort_unstable_by_key(|&g| std::cmp::Reverse(sortkey(g as usize)));
+        // fixed width per slot: 2 * 3^size < 2^width (plain 7: 13 bits, null 8: 14, trumps
+        // 11: 19, jacks 4: 8); at most 60 bits in all, plus 4 bits of seat and class
+        let mut k: u64 = 0;
+        let mut val: u32 = 0;
+        for (slot, &g) in perm.iter().enumerate().take(lay.ngroups) {
+            let g = g as usize;
+            let width = match lay.group_mask[slot].count_ones() {
+                4 => 8,
+                7 => 13,
+                8 => 14,
+                _ => 19,
+            };
+            k = k << width | codes[g];
+            val |= rems[g] << lay.group_base[slot];
+        }
+        k = k << 4 | (drel | class << 2);
+        (Key { a: k, b: 0, val }, perm)
+    }
+
+    /// L1 distance of two valuations (same canonical key, so the same counts per slot): the
+    /// i-th most powerful remaining card of a slot is paired with the i-th. Where power order
+    /// is value order (plain suits: 7 8 9 Q K T A = 0 0 0 3 4 10 11) the distance of sorted
+    /// sequences is the sum over value thresholds of the difference of the counts at or above
+    /// the threshold, a few popcounts; jacks are all worth 2.
+    pub fn dist(lay: &Layout, v1: u32, v2: u32) -> i32 {
+        if v1 == v2 || lay.game_type.is_null() {
+            return 0;
+        }
+        let f = |a: u32, b: u32, t: u32| {
+            ((a & t).count_ones() as i32 - (b & t).count_ones() as i32).abs()
+        };
+        let mut d = 0i32;
+        for g in 0..lay.ngroups {
+            let base = lay.group_base[g] as u32;
+            let width = lay.group_mask[g].count_ones();
+            let gm = (1u32 << width) - 1;
+            let a = (v1 >> base) & gm;
+            let b = (v2 >> base) & gm;
+            if a == b || width == 4 {
+                continue;
+            }
+            if width == 11 && (a >> 7).count_ones() != (b >> 7).count_ones() {
+                d += Self::dist_slow(lay, g, a, b);
+                continue;
+            }
+            d += 3 * f(a, b, 0x78) + f(a, b, 0x70) + 6 * f(a, b, 0x60) + f(a, b, 0x40);
+        }
+        d
+    }
+
+    fn dist_slow(lay: &Layout, g: usize, mut a: u32, mut b: u32) -> i32 {
+        let base = lay.group_base[g] as usize;
+        let mut d = 0;
+        while a != 0 && b != 0 {
+            let x = hi_bit(a);
+            let y = hi_bit(b);
+            a &= !(1 << x);
+            b &= !(1 << y);
+            d +=
+                (lay.points[base + x as usize] as i32 - lay.points[base + y as usize] as i32).abs();
+        }
+        d
+    }
+
+    /// Reference implementation of [`Searcher::dist`] (for tests).
+    pub fn dist_reference(lay: &Layout, v1: u32, v2: u32) -> i32 {
+        let mut d = 0;
+        for g in 0..lay.ngroups {
+            let width = lay.group_mask[g].count_ones();
+            let gm = (1u32 << width) - 1;
+            let base = lay.group_base[g] as u32;
+            d += Self::dist_slow(lay, g, (v1 >> base) & gm, (v2 >> base) & gm);
+        }
+        d
+    }
+
+    /// Fail-soft alpha-beta on the marginal value.
+    pub fn ab(&mut self, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.tlen != 0 {
+            return self.children(alpha, beta, 0xFF).0;
+        }
+        let l = self.leader;
+        let k = self.hands[l].count_ones();
+        if k == 0 {
+            return if self.null { 11 } else { 0 };
+        }
+        if k <= 2 && self.opt.endgame_tables {
+            return tables::solve_small(self.lay, &self.hands, l, self.decl, self.null, k);
+        }
+        let (mut lo, mut hi) = self.trivial_bounds();
+        let mut key = None;
+        let mut ttmv = 0xFF;
+        if self.use_tt {
+            let (kk, perm) = self.key();
+            let lay = self.lay;
+            if let Some((tlo, thi, mv)) = self.tt.probe(&kk, self.opt.payoff_similarity, |a, b| {
+                Self::dist(lay, a, b)
+            }) {
+                lo = lo.max(tlo);
+                hi = hi.min(thi);
+                if mv != 0xFF {
+                    ttmv = self.decode_move(mv, &perm);
+                }
+            }
+            key = Some((kk, perm));
+        }
+        if self.opt.static_bounds && !self.null && lo < beta && hi > alpha {
+            if l == self.decl {
+                lo = lo.max(bounds::declarer_lower(self.lay, &self.hands, self.decl));
+            } else {
+                let r = self
+                    .lay
+                    .points_of(self.hands[0] | self.hands[1] | self.hands[2]);
+                hi = hi.min(r - bounds::defender_lower(self.lay, &self.hands, self.decl, l));
+            }
+        }
+        if lo >= beta {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+        if lo >= hi {
+            return lo;
+        }
+        let a = alpha.max(lo);
+        let b = beta.min(hi);
+        let (best, best_mv) = self.children(a, b, ttmv);
+        let (mut nlo, mut nhi) = (lo, hi);
+        if best <= a {
+            nhi = nhi.min(best);
+        } else if best >= b {
+            nlo = nlo.max(best);
+        } else {
+            nlo = best;
+            nhi = best;
+        }
+        debug_assert!(nlo <= nhi, "inconsistent bounds {nlo} {nhi}");
+        if let Some((kk, perm)) = key {
+            let mv = self.encode_move(best_mv, &perm);
+            self.tt.store(&kk, nlo, nhi, mv, k as u8);
+        }
+        if nlo >= nhi {
+            nlo
+        } else if best <= a {
+            nhi
+        } else {
+            nlo
+        }
+    }
+
+    fn encode_move(&self, c: u8, perm: &[u8; MAX_GROUPS]) -> u8 {
+        if c == 0xFF {
+            return 0xFF;
+        }
+        let g = self.lay.group_of[c as usize];
+        let slot = perm.iter().position(|&x| x == g).unwrap_or(0) as u32;
+        let all = self.hands[0] | self.hands[1] | self.hands[2];
+        let above = all & self.lay.group_mask[g as usize] & !(2u32 << c).wrapping_sub(1);
+        (slot * 16 + above.count_ones()) as u8
+    }
+
+    fn decode_move(&self, mv: u8, perm: &[u8; MAX_GROUPS]) -> u8 {
+        let slot = (mv / 16) as usize;
+        let t = (mv % 16) as u32;
+        if slot >= self.lay.ngroups {
+            return 0xFF;
+        }
+        let g = perm[slot] as usize;
+        let mut rem = (self.hands[0] | self.hands[1] | self.hands[2]) & self.lay.group_mask[g];
+        for _ in 0..t {
+            if rem == 0 {
+                return 0xFF;
+            }
+            rem &= !(1 << hi_bit(rem));
+        }
+        if rem == 0 {
+            return 0xFF;
+        }
+        let c = hi_bit(rem);
+        if self.hands[self.leader] & (1 << c) != 0 {
+            c as u8
+        } else {
+            0xFF
+        }
+    }
+
+    /// Searches the moves of the player to move. Returns (value, best move).
+    fn children(&mut self, mut alpha: i32, mut beta: i32, ttmv: u8) -> (i32, u8) {
+        let p = self.to_move();
+        let lead = if self.tlen > 0 {
+            Some(self.trick[0])
+        } else {
+            None
+        };
+        let hand = self.hands[p];
+        let legal = self.lay.legal(hand, lead);
+        let moves_mask = if self.opt.collapse_equivalent {
+            let live = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask();
+            collapse(self.lay, legal, hand, live)
+        } else {
+            legal
+        };
+        let mut moves = [(0i32, 0u8); 10];
+        let mut n = 0;
+        let mut m = moves_mask;
+        while m != 0 {
+            let c = hi_bit(m);
+            m &= !(1 << c);
+            moves[n] = (0, c as u8);
+            n += 1;
+        }
+        let moves = &mut moves[..n];
+        if self.opt.move_ordering && n > 1 {
+            for mv in moves.iter_mut() {
+                let mut s = if self.null {
+                    self.score_null(p, mv.1)
+                } else {
+                    self.score_suit(p, mv.1)
+                };
+                if self.opt.fastest_cut_first {
+                    s -= FCF_WEIGHT * self.child_branching(p, mv.1) as i32;
+                }
+                if mv.1 == ttmv {
+                    s += 100_000;
+                }
+                mv.0 = s;
+            }
+            moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        }
+        let maximizing = p == self.decl;
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut best_mv = 0xFF;
+        for &(_, c) in moves.iter() {
+            let v = self.play_and_search(p, c, alpha, beta);
+            if maximizing {
+                if v > best {
+                    best = v;
+                    best_mv = c;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            } else if v < best {
+                best = v;
+                best_mv = c;
+                if v < beta {
+                    beta = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_mv)
+    }
+
+    #[inline]
+    fn play_and_search(&mut self, p: usize, c: u8, alpha: i32, beta: i32) -> i32 {
+        self.hands[p] &= !(1 << c);
+        self.trick[self.tlen] = c;
+        self.tlen += 1;
+        let v;
+        if self.tlen == 3 {
+            let w = (self.leader + self.lay.winner(&self.trick)) % 3;
+            let old_leader = self.leader;
+            let saved = self.trick;
+            self.leader = w;
+            self.tlen = 0;
+            if self.null {
+                if w == self.decl {
+                    self.nodes += 1;
+                    v = 10 - self.hands[0].count_ones() as i32;
+                } else {
+                    v = self.ab(alpha, beta);
+                }
+            } else {
+                let gain = if w == self.decl {
+                    self.lay.points_of(
+                        (1 << self.trick[0]) | (1 << self.trick[1]) | (1 << self.trick[2]),
+                    )
+                } else {
+                    0
+                };
+                v = gain + self.ab(alpha - gain, beta - gain);
+            }
+            self.leader = old_leader;
+            self.trick = saved;
+            self.tlen = 3;
+        } else {
+            v = self.ab(alpha, beta);
+        }
+        self.tlen -= 1;
+        self.hands[p] |= 1 << c;
+        v
+    }
+
+    /// Number of legal replies after `p` plays `c` (the FCF size estimate).
+    #[inline]
+    fn child_branching(&self, p: usize, c: u8) -> u32 {
+        if self.tlen == 2 {
+            let t = [self.trick[0], self.trick[1], c];
+            let w = (self.leader + self.lay.winner(&t)) % 3;
+            let h = if w == p {
+                self.hands[w] & !(1 << c)
+            } else {
+                self.hands[w]
+            };
+            h.count_ones()
+        } else {
+            let q = (p + 1) % 3;
+            let lead = if self.tlen == 0 { c } else { self.trick[0] };
+            self.lay.legal(self.hands[q], Some(lead)).count_ones()
+        }
+    }
+
+    /// Current winner (card, seat) of the partial trick.
+    #[inline]
+    fn partial_winner(&self) -> (u8, usize) {
+        let w = self.lay.winner(&self.trick[..self.tlen]);
+        (self.trick[w], (self.leader + w) % 3)
+    }
+
+    fn score_suit(&self, p: usize, c: u8) -> i32 {
+        let lay = self.lay;
+        let pts = lay.points[c as usize] as i32;
+        let decl_side = p == self.decl;
+        let ours = |s: usize| (s == self.decl) == decl_side;
+        if self.tlen == 0 {
+            let g = lay.group_of[c as usize] as usize;
+            let gm = lay.group_mask[g];
+            let others = (self.hands[0] | self.hands[1] | self.hands[2]) & !self.hands[p];
+            let top = others & gm & !((2u32 << c).wrapping_sub(1)) == 0 || c == 31;
+            if top {
+                if g == lay.trump_group {
+                    return 20 + pts;
+                }
+                let mut ruff = false;
+                for o in 0..3 {
+                    if !ours(o) && self.hands[o] & gm == 0 && self.hands[o] & lay.trumps != 0 {
+                        ruff = true;
+                    }
+                }
+                return if ruff { -pts } else { 15 + pts };
+            }
+            return -pts - if g == lay.trump_group { 4 } else { 0 };
+        }
+        let lead = self.trick[0];
+        let cont = lay.contenders(lead);
+        let (wc, ws) = self.partial_winner();
+        let beats = cont & (1 << c) != 0 && c > wc;
+        let (nwc, nws) = if beats { (c, p) } else { (wc, ws) };
+        let mut tp = pts;
+        for &x in &self.trick[..self.tlen] {
+            tp += lay.points[x as usize] as i32;
+        }
+        let third = (p + 1) % 3;
+        let settled = self.tlen == 2 || {
+            let l3 = lay.legal(self.hands[third], Some(lead));
+            l3 & cont & !((2u32 << nwc).wrapping_sub(1)) == 0 || nwc == 31
+        };
+        if settled {
+            if ours(nws) {
+                10 + tp
+            } else {
+                -2 * pts
+            }
+        } else if ours(third) {
+            if ours(nws) {
+                pts
+            } else {
+                -pts
+            }
+        } else if beats {
+            2 - pts
+        } else {
+            -pts
+        }
+    }
+
+    fn score_null(&self, p: usize, c: u8) -> i32 {
+        let lay = self.lay;
+        let g = lay.group_of[c as usize] as usize;
+        let rank = (c - lay.group_base[g]) as i32;
+        if p == self.decl {
+            if self.tlen == 0 {
+                // a lead is safe if some defender must overtake it
+                for o in 0..3 {
+                    if o == p {
+                        continue;
+                    }
+                    let og = self.hands[o] & lay.group_mask[g];
+                    if og != 0 && og.trailing_zeros() > c as u32 {
+                        return 30 - rank;
+                    }
+                }
+                return -rank;
+            }
+            let (wc, _) = self.partial_winner();
+            let follows = lay.group_of[self.trick[0] as usize] as usize == g;
+            if !follows {
+                return 20 + rank; // discard a high card
+            }
+            if c < wc {
+                10 + rank // duck with the highest card that ducks
+            } else {
+                -rank
+            }
+        } else {
+            if self.tlen > 0 {
+                let (wc, ws) = self.partial_winner();
+                if ws == self.decl {
+                    let follows = lay.group_of[self.trick[0] as usize] as usize == g;
+                    if follows && c < wc {
+                        return 20 - rank;
+                    }
+                    if !follows {
+                        return 5 + rank;
+                    }
+                    return -10 - rank;
+                }
+            }
+            -rank
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::rules::GameType;
+
+    #[test]
+    fn fast_distance_matches_pairwise_distance() {
+        let mut rng = Rng::new(5);
+        for gt in GameType::ALL {
+            let lay = Layout::get(gt);
+            for _ in 0..20000 {
+                // two valuations with equal counts per group
+                let mut v1 = 0u32;
+                let mut v2 = 0u32;
+                for g in 0..lay.ngroups {
+                    let base = lay.group_base[g] as u32;
+                    let width = lay.group_mask[g].count_ones();
+                    let n = rng.below(width as u64 + 1) as u32;
+                    for v in [&mut v1, &mut v2] {
+                        let mut bits: Vec<u32> = (0..width).collect();
+                        rng.shuffle(&mut bits);
+                        for &b in &bits[..n as usize] {
+                            *v |= 1 << (base + b);
+                        }
+                    }
+                }
+                assert_eq!(
+                    Searcher::dist(lay, v1, v2),
+                    Searcher::dist_reference(lay, v1, v2),
+                    "{gt} {v1:x} {v2:x}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+"""The ``skat`` command line, run in-process and as the installed entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skat.cli import build_parser, main
+from tests.conftest import iss_files
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "skat.cli", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_version_and_help_on_every_command() -> None:
+    out = run("--version")
+    assert out.returncode == 0 and "skat" in out.stdout
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name in sub.choices:  # type: ignore[union-attr]
+        r = run(name, "--help")
+        assert r.returncode == 0 and "usage" in r.stdout, name
+
+
+def test_deal_is_reproducible() -> None:
+    a = run("deal", "--seed", "5")
+    b = run("deal", "--seed", "5")
+    assert a.returncode == 0 and a.stdout == b.stdout and "forehand" in a.stdout
+
+
+def test_replay_real_records(tmp_path: Path) -> None:
+    files = [str(f) for f in iss_files()]
+    out = tmp_path / "summary.json"
+    assert main(["replay", *files, "--json", str(out)]) == 0
+    s = json.loads(out.read_text())
+    assert s["records"] == s["complete"] >= 55 and s["mismatches"] == [] and s["errors"] == []
+
+
+def test_replay_reports_mismatches_with_exit_1(tmp_path: Path) -> None:
+    line = next(iter(iss_files())).read_text().splitlines()[1]
+    assert "v:-96" in line
+    bad = tmp_path / "bad.sgf"
+    bad.write_text(line.replace("v:-96", "v:-48") + "\n")
+    r = run("replay", str(bad))
+    assert r.returncode == 1 and "mismatch" in r.stdout and "value" in r.stdout
+    assert run("replay", str(tmp_path / "missing.sgf")).returncode == 2
+
+
+def test_random_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["random-games", "200", "--seed", "3", "--show"]) == 0
+    text = capsys.readouterr().out
+    assert "200 random games" in text and "(;GM[Skat]" in text
+
+
+def test_bench_rules_small(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    assert main(["bench", "rules", "--games", "20", "--repeat", "1", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["rust"]["median"] > 0 and data["python_api"]["median"] > 0
