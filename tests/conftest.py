@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import skat
+
+# CI runs a fixed set of examples so that a run is reproducible; locally hypothesis explores.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parents[1]
 ISS_DIR = ROOT.parent / "shared" / "data" / "iss"

@@ -21,14 +21,22 @@ def declared_game(seed: int = 11, declaration: str = "G") -> skat.Game:
 def test_phases_in_order() -> None:
     g = skat.Game(skat.Deal.random(1))
     seen = [g.phase]
-    for t in "18 p p s".split():
+    for t in ["18", "p", "p", "s"]:
         g.apply(t)
         seen.append(g.phase)
     g.apply(g.legal_actions()[0])
     seen.append(g.phase)
     g.apply("C")
     seen.append(g.phase)
-    assert seen == [Phase.BIDDING, Phase.BIDDING, Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY]
+    assert seen == [
+        Phase.BIDDING,
+        Phase.BIDDING,
+        Phase.BIDDING,
+        Phase.SKAT,
+        Phase.DISCARD,
+        Phase.DECLARE,
+        Phase.PLAY,
+    ]
     assert g.to_move == 0 and g.leader == 0 and len(g.legal_actions()) == 10
 
 
@@ -108,7 +116,7 @@ def test_actions_compare_with_tokens() -> None:
     assert a == "D.ST.H8" and str(a) == "D.ST.H8" and a.kind == "declare"
     assert a.cards == Cards("ST H8") and a.contract == skat.Contract(skat.GameType.DIAMONDS)
     assert Action("18").bid == 18 and Action("CJ").card == Card("CJ")
-    assert hash(Action("p")) == hash("p") and {Action("p"): 1}["p"] == 1
+    assert hash(Action("p")) == hash("p") and {Action("p"): 1}.get("p") == 1  # type: ignore[call-overload]
     assert Action("TI.2").seat == 2 and Action("RE").kind == "resign"
     with pytest.raises(skat.ParseError):
         Action("19")
@@ -167,7 +175,12 @@ def test_claim_and_concessions() -> None:
     assert not g.is_over
     g.apply("RE", seat=2)
     r = g.result
-    assert r is not None and r.end == "conceded" and r.declarer_tricks == 10 and r.declarer_points == 120
+    assert (
+        r is not None
+        and r.end == "conceded"
+        and r.declarer_tricks == 10
+        and r.declarer_points == 120
+    )
     with pytest.raises(skat.IllegalActionError, match="over"):
         g.apply("RE", seat=1)
     g = declared_game(12)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import skat
-from skat import Cards, Phase
+from skat import Cards
 from tests.policies import sensible_random_action
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)

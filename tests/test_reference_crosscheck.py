@@ -63,7 +63,9 @@ def test_perft_three_ways() -> None:
         slow = ref_game(deal)
         tricks_left = 2 + seed % 3
         while not core.is_over and not (
-            core.phase == skat.Phase.PLAY and 10 - len(core.tricks) <= tricks_left and not core.trick
+            core.phase == skat.Phase.PLAY
+            and 10 - len(core.tricks) <= tricks_left
+            and not core.trick
         ):
             a = sensible_random_action(core, rng)
             core.apply(a)

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import reference as ref
+from tests import reference as ref
 
 ISS_SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "iss" / "iss-sample.sgf"
 

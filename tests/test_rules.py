@@ -152,7 +152,9 @@ def test_matadors_count_the_skat() -> None:
     assert r.matadors == 3
     # without: the skat's CJ missing from forehand's view does not matter, matadors are
     # counted over the declarer's twelve cards: middlehand without CJ would be "without 1"
-    deal2 = skat.Deal((deal.hands[0] - Cards("DJ") | Cards("CJ"), deal.hands[1], deal.hands[2]), "DJ D7")
+    deal2 = skat.Deal(
+        (deal.hands[0] - Cards("DJ") | Cards("CJ"), deal.hands[1], deal.hands[2]), "DJ D7"
+    )
     r2 = _resign_at_once(deal2, "CH")
     assert r2.matadors == -1
 
@@ -191,7 +193,9 @@ def _record(record_id: str) -> skat.Game:
         ("105984", "C", -72, "declarer timed out: the rest goes to the defenders"),
     ],
 )
-def test_known_results_from_real_records(record_id: str, contract: str, value: int, what: str) -> None:
+def test_known_results_from_real_records(
+    record_id: str, contract: str, value: int, what: str
+) -> None:
     g = _record(record_id)
     assert g.result is not None and g.contract is not None
     assert str(g.contract) == contract, what

@@ -15,6 +15,7 @@ use super::SolverOptions;
 /// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
 const FCF_WEIGHT: i32 = 3;
 
+pub static mut DEPTH: [u64; 11] = [0; 11];
 pub struct Searcher<'a> {
     pub lay: &'static Layout,
     opt: &'a SolverOptions,
@@ -364,6 +365,7 @@ impl<'a> Searcher<'a> {
     /// Fail-soft alpha-beta on the marginal value.
     pub fn ab(&mut self, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
+        unsafe { DEPTH[self.k_start() as usize] += 1; }
         if self.tlen != 0 {
             return self.children(alpha, beta, 0xFF).0;
         }
