@@ -115,4 +115,10 @@ def bench_rules(games: int = 2000, repeat: int = 5, seed: int = 0) -> dict[str, 
             "min": min(ratios),
             "max": max(ratios),
         }
+        per_action = [p / o for p, o in zip(python.action_rates, spiel.action_rates, strict=True)]
+        out["python_over_openspiel_actions"] = {
+            "median": statistics.median(per_action),
+            "min": min(per_action),
+            "max": max(per_action),
+        }
     return out

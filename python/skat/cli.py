@@ -182,7 +182,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     if ratio:
         console.print(
             f"Python API / OpenSpiel: median {ratio['median']:.2f}x"
-            f" (runs {ratio['min']:.2f}..{ratio['max']:.2f})"
+            f" (runs {ratio['min']:.2f}..{ratio['max']:.2f}); per action:"
+            f" {out['python_over_openspiel_actions']['median']:.2f}x"
         )
     else:
         console.print("[dim]open_spiel not installed: no OpenSpiel comparison[/dim]")

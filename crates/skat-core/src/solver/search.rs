@@ -16,6 +16,7 @@ use super::SolverOptions;
 const FCF_WEIGHT: i32 = 3;
 
 pub static mut DEPTH: [u64; 11] = [0; 11];
+pub static mut CUTIDX: [[u64; 11]; 3] = [[0; 11]; 3];
 pub struct Searcher<'a> {
     pub lay: &'static Layout,
     opt: &'a SolverOptions,
@@ -521,8 +522,11 @@ impl<'a> Searcher<'a> {
         let maximizing = p == self.decl;
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
         let mut best_mv = 0xFF;
-        for &(_, c) in moves.iter() {
+        for (idx, &(_, c)) in moves.iter().enumerate() {
             let v = self.play_and_search(p, c, alpha, beta);
+            let cut = if maximizing { v >= beta } else { v <= alpha };
+            if cut { unsafe { CUTIDX[self.tlen][idx.min(9)] += 1; } }
+            if idx + 1 == moves.len() && !cut { unsafe { CUTIDX[self.tlen][10] += 1; } }
             if maximizing {
                 if v > best {
                     best = v;
