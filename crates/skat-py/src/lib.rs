@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod cards;
 mod error;
 mod game;
+mod solver;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -32,5 +33,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::legal_cards, m)?)?;
     m.add_function(wrap_pyfunction!(game::trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(game::bids, m)?)?;
+    m.add_class::<solver::PyPosition>()?;
+    m.add_class::<solver::PyStats>()?;
+    m.add_class::<solver::PySolver>()?;
+    m.add_function(wrap_pyfunction!(solver::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solver::reaches, m)?)?;
+    m.add_function(wrap_pyfunction!(solver::analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(solver::solver_benchmark, m)?)?;
+    m.add_function(wrap_pyfunction!(solver::solver_signature, m)?)?;
     Ok(())
 }

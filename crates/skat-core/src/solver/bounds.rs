@@ -200,3 +200,38 @@ pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i
     }
     pts + lay.min_points(hd, n)
 }
+
+/// Lower bounds from trumps that cannot be beaten, valid whoever leads: a trump above every
+/// trump of the other side wins (for its side) every trick it is played to. Returns (the
+/// declarer's certain points, the defenders' certain points). The declarer's `n` such trumps
+/// fall in `n` different tricks, each with a card of both defenders; the defenders' such
+/// trumps fill at least as many tricks as the larger of their two shares, each with one card
+/// of the declarer.
+#[inline]
+pub fn trump_lower(lay: &Layout, h: &[u32; 3], decl: usize) -> (i32, i32) {
+    let t = lay.trumps;
+    if t == 0 {
+        return (0, 0);
+    }
+    let d1 = (decl + 1) % 3;
+    let d2 = (decl + 2) % 3;
+    let hd = h[decl] & t;
+    let def = (h[d1] | h[d2]) & t;
+    let mine = above_all(hd, def);
+    let n = mine.count_ones();
+    let dl = if n == 0 {
+        0
+    } else {
+        lay.points_of(mine) + lay.min_points(h[d1], n) + lay.min_points(h[d2], n)
+    };
+    let theirs = above_all(def, hd);
+    let m = (theirs & h[d1])
+        .count_ones()
+        .max((theirs & h[d2]).count_ones());
+    let fl = if m == 0 {
+        0
+    } else {
+        lay.points_of(theirs) + lay.min_points(h[decl], m)
+    };
+    (dl, fl)
+}

@@ -54,6 +54,9 @@ pub struct SolverOptions {
     pub collapse_equivalent: bool,
     /// Quick-trick static bounds (suit and grand).
     pub static_bounds: bool,
+    /// Static bounds from unbeatable trumps for both sides at every trick start (needs
+    /// `static_bounds`).
+    pub trump_bounds: bool,
     /// Direct solution of the last two tricks.
     pub endgame_tables: bool,
     /// MTD(f) driver: bisect the remaining interval after the first probe (otherwise step to
@@ -72,6 +75,7 @@ impl Default for SolverOptions {
             fastest_cut_first: true,
             collapse_equivalent: true,
             static_bounds: true,
+            trump_bounds: true,
             endgame_tables: true,
             bisect: false,
             tt_mb: 32,
@@ -89,6 +93,7 @@ impl SolverOptions {
             fastest_cut_first: false,
             collapse_equivalent: false,
             static_bounds: false,
+            trump_bounds: false,
             endgame_tables: false,
             bisect: false,
             tt_mb: 1,
@@ -143,7 +148,7 @@ pub struct Solver {
 impl Solver {
     pub fn new(options: SolverOptions) -> Solver {
         let tt = if options.transposition_table {
-            Tt::new(options.tt_mb)
+            Tt::new(options.tt_mb, options.payoff_similarity)
         } else {
             Tt::tiny()
         };

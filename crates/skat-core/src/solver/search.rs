@@ -15,8 +15,6 @@ use super::SolverOptions;
 /// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
 const FCF_WEIGHT: i32 = 3;
 
-pub static mut DEPTH: [u64; 11] = [0; 11];
-pub static mut CUTIDX: [[u64; 11]; 3] = [[0; 11]; 3];
 pub struct Searcher<'a> {
     pub lay: &'static Layout,
     opt: &'a SolverOptions,
@@ -366,7 +364,6 @@ impl<'a> Searcher<'a> {
     /// Fail-soft alpha-beta on the marginal value.
     pub fn ab(&mut self, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        unsafe { DEPTH[self.k_start() as usize] += 1; }
         if self.tlen != 0 {
             return self.children(alpha, beta, 0xFF).0;
         }
@@ -396,12 +393,17 @@ impl<'a> Searcher<'a> {
             key = Some((kk, perm));
         }
         if self.opt.static_bounds && !self.null && lo < beta && hi > alpha {
+            let r = self
+                .lay
+                .points_of(self.hands[0] | self.hands[1] | self.hands[2]);
+            if self.opt.trump_bounds {
+                let (dl, fl) = bounds::trump_lower(self.lay, &self.hands, self.decl);
+                lo = lo.max(dl);
+                hi = hi.min(r - fl);
+            }
             if l == self.decl {
                 lo = lo.max(bounds::declarer_lower(self.lay, &self.hands, self.decl));
             } else {
-                let r = self
-                    .lay
-                    .points_of(self.hands[0] | self.hands[1] | self.hands[2]);
                 hi = hi.min(r - bounds::defender_lower(self.lay, &self.hands, self.decl, l));
             }
         }
@@ -522,11 +524,8 @@ impl<'a> Searcher<'a> {
         let maximizing = p == self.decl;
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
         let mut best_mv = 0xFF;
-        for (idx, &(_, c)) in moves.iter().enumerate() {
+        for &(_, c) in moves.iter() {
             let v = self.play_and_search(p, c, alpha, beta);
-            let cut = if maximizing { v >= beta } else { v <= alpha };
-            if cut { unsafe { CUTIDX[self.tlen][idx.min(9)] += 1; } }
-            if idx + 1 == moves.len() && !cut { unsafe { CUTIDX[self.tlen][10] += 1; } }
             if maximizing {
                 if v > best {
                     best = v;

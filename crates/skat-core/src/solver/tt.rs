@@ -14,8 +14,8 @@
 //!   different valuation still give bounds, widened by the L1 distance of the valuations.
 //!
 //! Memory is fixed at construction (buckets of sixteen 24-byte entries: one canonical key
-//! collects many valuations); `clear` is O(1) through a
-//! generation counter.
+//! collects many valuations; exact keys use quarter buckets of four); `clear` is O(1)
+//! through a generation counter.
 
 /// One stored bound pair.
 #[derive(Clone, Copy, Default)]
@@ -38,6 +38,9 @@ const BUCKET: usize = 16;
 pub struct Tt {
     entries: Vec<Entry>,
     mask: usize,
+    /// Entries scanned per key: the whole bucket with payoff-similarity (one canonical key
+    /// collects many valuations), a quarter of it with exact keys (one entry per key).
+    ways: usize,
     gen: u8,
     pub stores: u64,
     pub hits: u64,
@@ -64,8 +67,9 @@ impl Key {
 }
 
 impl Tt {
-    /// A table of about `mb` megabytes (at least one bucket).
-    pub fn new(mb: usize) -> Tt {
+    /// A table of about `mb` megabytes (at least one bucket); `similar`: payoff-similarity
+    /// keys (scan whole buckets) or exact keys (scan one quarter bucket).
+    pub fn new(mb: usize, similar: bool) -> Tt {
         let bytes = mb.max(1) * 1024 * 1024;
         let n = (bytes / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
         let buckets = if n.is_power_of_two() {
@@ -76,6 +80,7 @@ impl Tt {
         Tt {
             entries: vec![Entry::default(); buckets * BUCKET],
             mask: buckets - 1,
+            ways: if similar { BUCKET } else { BUCKET / 4 },
             gen: 1,
             stores: 0,
             hits: 0,
@@ -87,6 +92,7 @@ impl Tt {
         Tt {
             entries: vec![Entry::default(); BUCKET],
             mask: 0,
+            ways: BUCKET,
             gen: 1,
             stores: 0,
             hits: 0,
@@ -108,7 +114,13 @@ impl Tt {
 
     #[inline]
     fn bucket(&self, key: &Key) -> usize {
-        (key.hash() as usize & self.mask) * BUCKET
+        let h = key.hash();
+        let sub = if self.ways == BUCKET {
+            0
+        } else {
+            (h >> 60) as usize % (BUCKET / self.ways) * self.ways
+        };
+        (h as usize & self.mask) * BUCKET + sub
     }
 
     /// Bounds from every entry of this key: exact valuation matches directly, other valuations
@@ -123,7 +135,7 @@ impl Tt {
         let b = self.bucket(key);
         let mut found = false;
         let (mut lo, mut hi, mut mv) = (i32::MIN, i32::MAX, 0xFF);
-        for e in &self.entries[b..b + BUCKET] {
+        for e in &self.entries[b..b + self.ways] {
             if e.gen != self.gen || e.key_a != key.a || e.key_b != key.b {
                 continue;
             }
@@ -153,7 +165,7 @@ impl Tt {
         self.stores += 1;
         let b = self.bucket(key);
         let gen = self.gen;
-        let bucket = &mut self.entries[b..b + BUCKET];
+        let bucket = &mut self.entries[b..b + self.ways];
         let mut victim = 0;
         let mut victim_score = i32::MAX;
         for (i, e) in bucket.iter_mut().enumerate() {

@@ -1,0 +1,458 @@
+//! Python classes and functions of the open-handed solver: conversions only. Searches run
+//! with the GIL released.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use skat_core::solver::{self, bench, Position, SolverOptions, Stats};
+use skat_core::{Card, Contract};
+
+use crate::cards::{CardArg, CardsArg, PyCard, PyCards, PyGameType};
+use crate::error::{IntoPyResult, PositionError};
+use crate::game::{PyContract, PyGame};
+
+/// A contract given as `Contract`, its token (`"G"`, `"NO"`) or a `GameType`.
+pub struct ContractArg(pub Contract);
+
+impl<'py> FromPyObject<'py> for ContractArg {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if let Ok(k) = ob.extract::<PyContract>() {
+            return Ok(ContractArg(k.0));
+        }
+        if let Ok(g) = ob.extract::<PyGameType>() {
+            return Ok(ContractArg(Contract::plain(g.into())));
+        }
+        if let Ok(s) = ob.downcast::<PyString>() {
+            return Ok(ContractArg(Contract::parse(s.to_str()?).py_err()?));
+        }
+        Err(PyTypeError::new_err(format!(
+            "expected a Contract, a GameType or a declaration token like \"G\", got {}",
+            ob.get_type().name()?
+        )))
+    }
+}
+
+/// A card-play position for the open-handed solver: every hand known.
+///
+/// `trick` holds the cards already played to the current trick, in order, led by `leader`;
+/// `declarer_points` already includes the skat or the discard.
+///
+/// >>> p = Position.from_game(game)  # a game in card play
+#[pyclass(name = "Position", module = "skat", frozen)]
+#[derive(Clone)]
+pub struct PyPosition(pub Position);
+
+#[pymethods]
+impl PyPosition {
+    #[new]
+    #[pyo3(signature = (hands, contract, declarer, leader, trick=Vec::new(), declarer_points=0, declarer_tricks=0))]
+    fn new(
+        hands: (CardsArg, CardsArg, CardsArg),
+        contract: ContractArg,
+        declarer: u8,
+        leader: u8,
+        trick: Vec<CardArg>,
+        declarer_points: u32,
+        declarer_tricks: u32,
+    ) -> PyResult<Self> {
+        let t: Vec<Card> = trick.into_iter().map(|c| c.0).collect();
+        let p = Position::new(
+            [hands.0 .0, hands.1 .0, hands.2 .0],
+            contract.0,
+            declarer,
+            leader,
+            &t,
+            declarer_points,
+            declarer_tricks,
+        )
+        .py_err()?;
+        Ok(PyPosition(p))
+    }
+
+    /// The position of a game in its card-play phase.
+    #[staticmethod]
+    fn from_game(game: &PyGame) -> PyResult<Self> {
+        Ok(PyPosition(Position::from_game(&game.0).py_err()?))
+    }
+
+    #[getter]
+    fn hands(&self) -> (PyCards, PyCards, PyCards) {
+        let h = self.0.hands();
+        (PyCards(h[0]), PyCards(h[1]), PyCards(h[2]))
+    }
+    #[getter]
+    fn contract(&self) -> PyContract {
+        PyContract(self.0.contract())
+    }
+    #[getter]
+    fn declarer(&self) -> u8 {
+        self.0.declarer()
+    }
+    #[getter]
+    fn leader(&self) -> u8 {
+        self.0.leader()
+    }
+    #[getter]
+    fn trick(&self) -> Vec<PyCard> {
+        self.0.trick().into_iter().map(PyCard).collect()
+    }
+    #[getter]
+    fn declarer_points(&self) -> u32 {
+        self.0.declarer_points()
+    }
+    #[getter]
+    fn declarer_tricks(&self) -> u32 {
+        self.0.declarer_tricks()
+    }
+    /// The seat to play.
+    #[getter]
+    fn to_move(&self) -> u8 {
+        self.0.to_move()
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.0.is_over()
+    }
+    /// The cards the seat to move may play.
+    fn legal_cards(&self) -> PyCards {
+        PyCards(self.0.legal_cards())
+    }
+    /// The position after playing `card`.
+    fn play(&self, card: CardArg) -> PyResult<Self> {
+        Ok(PyPosition(self.0.play(card.0).py_err()?))
+    }
+
+    fn __repr__(&self) -> String {
+        let h = self.0.hands();
+        format!(
+            "<Position {} declarer={} leader={} trick=[{}] hands=[\"{}\", \"{}\", \"{}\"] points={}>",
+            self.0.contract().token(),
+            self.0.declarer(),
+            self.0.leader(),
+            self.0.trick().iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "),
+            h[0],
+            h[1],
+            h[2],
+            self.0.declarer_points()
+        )
+    }
+}
+
+/// Statistics of one solver call.
+#[pyclass(name = "SearchStats", module = "skat", frozen)]
+#[derive(Clone, Copy)]
+pub struct PyStats(pub Stats);
+
+#[pymethods]
+impl PyStats {
+    /// Nodes searched.
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.0.nodes
+    }
+    /// Wall-clock time in seconds.
+    #[getter]
+    fn time(&self) -> f64 {
+        self.0.micros as f64 / 1e6
+    }
+    /// Null-window probes (MTD(f) iterations).
+    #[getter]
+    fn probes(&self) -> u32 {
+        self.0.probes
+    }
+    /// Transposition-table hits.
+    #[getter]
+    fn tt_hits(&self) -> u64 {
+        self.0.tt_hits
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "SearchStats(nodes={}, time={:.6}, probes={}, tt_hits={})",
+            self.0.nodes,
+            self.0.micros as f64 / 1e6,
+            self.0.probes,
+            self.0.tt_hits
+        )
+    }
+}
+
+/// The switchable enhancements, by their Python keyword names.
+const SWITCHES: [&str; 8] = [
+    "transposition_table",
+    "payoff_similarity",
+    "move_ordering",
+    "fastest_cut_first",
+    "collapse_equivalent",
+    "static_bounds",
+    "endgame_tables",
+    "bisect",
+];
+
+fn switch<'a>(o: &'a mut SolverOptions, name: &str) -> Option<&'a mut bool> {
+    Some(match name {
+        "transposition_table" => &mut o.transposition_table,
+        "payoff_similarity" => &mut o.payoff_similarity,
+        "move_ordering" => &mut o.move_ordering,
+        "fastest_cut_first" => &mut o.fastest_cut_first,
+        "collapse_equivalent" => &mut o.collapse_equivalent,
+        "static_bounds" => &mut o.static_bounds,
+        "endgame_tables" => &mut o.endgame_tables,
+        "bisect" => &mut o.bisect,
+        _ => return None,
+    })
+}
+
+fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyResult<SolverOptions> {
+    if tt_mb == 0 || tt_mb > 65536 {
+        return Err(PositionError::new_err(format!(
+            "tt_mb must be 1..65536, got {tt_mb}"
+        )));
+    }
+    let mut o = SolverOptions {
+        tt_mb,
+        ..SolverOptions::default()
+    };
+    if let Some(d) = switches {
+        for (k, v) in d.iter() {
+            let name: String = k.extract()?;
+            let on: bool = v.extract()?;
+            match switch(&mut o, &name) {
+                Some(flag) => *flag = on,
+                None => {
+                    return Err(PyTypeError::new_err(format!(
+                        "unknown solver option {name:?}; options: tt_mb, {}",
+                        SWITCHES.join(", ")
+                    )))
+                }
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// A persistent open-handed solver. Its transposition table (`tt_mb` megabytes) stays warm
+/// between calls; every enhancement can be switched off by keyword for measurement, e.g.
+/// `Solver(payoff_similarity=False)`. `last_stats` holds the statistics of the latest call.
+///
+/// >>> solver = Solver(tt_mb=16)
+/// >>> solver.solve(position)  # doctest: +SKIP
+#[pyclass(name = "Solver", module = "skat")]
+pub struct PySolver {
+    inner: solver::Solver,
+    last: Option<Stats>,
+    last_batch: Vec<Stats>,
+}
+
+#[pymethods]
+impl PySolver {
+    #[new]
+    #[pyo3(signature = (tt_mb=32, **switches))]
+    fn new(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Ok(PySolver {
+            inner: solver::Solver::new(options_from(tt_mb, switches)?),
+            last: None,
+            last_batch: Vec::new(),
+        })
+    }
+
+    /// The options as a dict (`tt_mb` and each enhancement switch).
+    #[getter]
+    fn options(&self) -> HashMap<String, usize> {
+        let mut o = *self.inner.options();
+        let mut m: HashMap<String, usize> = SWITCHES
+            .iter()
+            .map(|&n| {
+                (
+                    n.to_string(),
+                    usize::from(*switch(&mut o, n).expect("known switch")),
+                )
+            })
+            .collect();
+        m.insert("tt_mb".into(), o.tt_mb);
+        m
+    }
+
+    /// Statistics of the latest `solve`, `reaches` or `analyze` call (None before the first).
+    #[getter]
+    fn last_stats(&self) -> Option<PyStats> {
+        self.last.map(PyStats)
+    }
+
+    /// Per-position statistics of the latest `solve_many` call.
+    #[getter]
+    fn last_batch_stats(&self) -> Vec<PyStats> {
+        self.last_batch.iter().copied().map(PyStats).collect()
+    }
+
+    /// Forgets the transposition table.
+    fn clear(&mut self) {
+        self.inner.clear();
+    }
+
+    /// Suit and grand: the declarer's final card points under optimal play. Null: 0 if the
+    /// declarer avoids every trick, else the number of the trick she is forced to take.
+    fn solve(&mut self, py: Python<'_>, position: &PyPosition) -> i32 {
+        let p = position.0;
+        let inner = &mut self.inner;
+        let out = py.allow_threads(move || inner.solve(&p));
+        self.last = Some(out.stats);
+        out.value
+    }
+
+    /// `solve(position) >= target` by one null-window search (null: on the survival scale,
+    /// 11 = the declarer wins, t = "no trick before trick t").
+    fn reaches(&mut self, py: Python<'_>, position: &PyPosition, target: i32) -> bool {
+        let p = position.0;
+        let inner = &mut self.inner;
+        let (ok, stats) = py.allow_threads(move || inner.reaches(&p, target));
+        self.last = Some(stats);
+        ok
+    }
+
+    /// The solve value after each legal card of the player to move, as a dict.
+    fn analyze<'py>(
+        &mut self,
+        py: Python<'py>,
+        position: &PyPosition,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = position.0;
+        let inner = &mut self.inner;
+        let (moves, stats) = py.allow_threads(move || inner.analyze(&p));
+        self.last = Some(stats);
+        moves_dict(py, moves)
+    }
+
+    /// Solves many positions on `threads` threads (each with its own table of this solver's
+    /// size, cleared per position so the results do not depend on the thread count).
+    #[pyo3(signature = (positions, threads=2))]
+    fn solve_many(
+        &mut self,
+        py: Python<'_>,
+        positions: Vec<PyPosition>,
+        threads: usize,
+    ) -> Vec<i32> {
+        let ps: Vec<Position> = positions.into_iter().map(|p| p.0).collect();
+        let o = *self.inner.options();
+        let out = py.allow_threads(move || solver::solve_many(&ps, o, threads));
+        self.last_batch = out.iter().map(|o| o.stats).collect();
+        out.into_iter().map(|o| o.value).collect()
+    }
+}
+
+thread_local! {
+    static DEFAULT: RefCell<Option<solver::Solver>> = const { RefCell::new(None) };
+}
+
+fn with_default<T: Send>(py: Python<'_>, f: impl FnOnce(&mut solver::Solver) -> T + Send) -> T {
+    // One default solver per thread, created on first use, its table kept between calls.
+    DEFAULT.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let s = slot.get_or_insert_with(|| {
+            solver::Solver::new(SolverOptions {
+                tt_mb: 16,
+                ..SolverOptions::default()
+            })
+        });
+        py.allow_threads(move || f(s))
+    })
+}
+
+/// The declarer's final card points under optimal open-handed play (null: time to live).
+#[pyfunction]
+pub fn solve(py: Python<'_>, position: &PyPosition) -> i32 {
+    let p = position.0;
+    with_default(py, move |s| s.solve(&p).value)
+}
+
+/// `solve(position) >= target`, by a null-window search.
+#[pyfunction]
+pub fn reaches(py: Python<'_>, position: &PyPosition, target: i32) -> bool {
+    let p = position.0;
+    with_default(py, move |s| s.reaches(&p, target).0)
+}
+
+fn moves_dict(py: Python<'_>, moves: Vec<(Card, i32)>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    for (c, v) in moves {
+        d.set_item(PyCard(c), v)?;
+    }
+    Ok(d)
+}
+
+/// The solve value after each legal card of the player to move, as a dict.
+#[pyfunction]
+pub fn analyze<'py>(py: Python<'py>, position: &PyPosition) -> PyResult<Bound<'py, PyDict>> {
+    let p = position.0;
+    let moves = with_default(py, move |s| s.analyze(&p).0);
+    moves_dict(py, moves)
+}
+
+fn summary<'py>(py: Python<'py>, s: &bench::Summary) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("count", s.count)?;
+    d.set_item("median_ms", s.median_us / 1000.0)?;
+    d.set_item("mean_ms", s.mean_us / 1000.0)?;
+    d.set_item("p95_ms", s.p95_us / 1000.0)?;
+    d.set_item("median_nodes", s.median_nodes)?;
+    d.set_item("mean_nodes", s.mean_nodes)?;
+    d.set_item("p95_nodes", s.p95_nodes)?;
+    Ok(d)
+}
+
+/// Runs the solver benchmark (single thread, GIL released) and returns it as a dict.
+#[pyfunction]
+#[pyo3(signature = (positions=100, seed=1, ablation_positions=40, tt_mb=32))]
+pub fn solver_benchmark<'py>(
+    py: Python<'py>,
+    positions: usize,
+    seed: u64,
+    ablation_positions: usize,
+    tt_mb: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let o = options_from(tt_mb, None)?;
+    let r = py.allow_threads(move || bench::run(positions, seed, o, ablation_positions));
+    let d = PyDict::new(py);
+    d.set_item("positions", r.positions)?;
+    d.set_item("seed", r.seed)?;
+    d.set_item("signature", r.signature)?;
+    let rows = r
+        .rows
+        .iter()
+        .map(|row| -> PyResult<Bound<'py, PyDict>> {
+            let x = PyDict::new(py);
+            x.set_item("class", row.class)?;
+            x.set_item("solve", summary(py, &row.solve)?)?;
+            x.set_item("reaches", summary(py, &row.reaches)?)?;
+            x.set_item("analyze", summary(py, &row.analyze)?)?;
+            x.set_item("worlds_per_sec", row.worlds_per_sec)?;
+            Ok(x)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    d.set_item("classes", rows)?;
+    let abl = r
+        .ablations
+        .iter()
+        .map(|a| -> PyResult<Bound<'py, PyDict>> {
+            let x = PyDict::new(py);
+            x.set_item("switched_off", a.name)?;
+            x.set_item("class", a.class)?;
+            x.set_item("nodes", a.nodes)?;
+            x.set_item("ms", a.micros as f64 / 1000.0)?;
+            x.set_item("nodes_saved_pct", a.nodes_saved_pct)?;
+            x.set_item("time_saved_pct", a.time_saved_pct)?;
+            Ok(x)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    d.set_item("ablations", abl)?;
+    Ok(d)
+}
+
+/// Total nodes over the fixed signature position set (identical for any thread count).
+#[pyfunction]
+#[pyo3(signature = (threads=1))]
+pub fn solver_signature(py: Python<'_>, threads: usize) -> u64 {
+    py.allow_threads(move || bench::signature_threads(threads))
+}
