@@ -19,6 +19,7 @@ SWITCHES = [
     "fastest_cut_first",
     "collapse_equivalent",
     "static_bounds",
+    "trump_bounds",
     "endgame_tables",
 ]
 
@@ -96,10 +97,11 @@ def test_analyze_reaches_and_solve_agree() -> None:
 
 
 @pytest.mark.parametrize("switch", SWITCHES)
-def test_each_enhancement_switched_off_gives_the_same_values(switch: str) -> None:
+def test_each_enhancement_switched_gives_the_same_values(switch: str) -> None:
     on = Solver(tt_mb=4)
-    off = Solver(tt_mb=4, **{switch: False})
-    assert off.options[switch] == 0 and on.options[switch] == 1
+    flipped = not on.options[switch]  # payoff-similarity is off by default: switch it on
+    off = Solver(tt_mb=4, **{switch: flipped})
+    assert off.options[switch] == int(flipped)
     for _, p in positions(40, 5, seed=3):
         assert off.solve(p) == on.solve(p)
         assert off.analyze(p) == on.analyze(p)

@@ -206,6 +206,11 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
         rows: dict[str, dict[str, dict[str, float]]] = {}
         for a in out["ablations"]:
             rows.setdefault(a["switched_off"], {})[a["class"]] = a
+        base = rows.get("all on", {})
+
+        def effect(with_: float, without: float) -> str:
+            return f"{100 * (with_ - without) / without:+.0f}%" if without else "n/a"
+
         for name, per_class in rows.items():
             if name == "all on":
                 cells = [
@@ -213,12 +218,16 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
                     for c in classes
                 ]
             else:
+                # a "toggled" row switches on an enhancement that is off by default
+                on, off = (per_class, base) if "toggled" in name else (base, per_class)
                 cells = [
-                    f"{-per_class[c]['nodes_saved_pct']:+.0f}% / "
-                    f"{-per_class[c]['time_saved_pct']:+.0f}%"
+                    effect(on[c]["nodes"], off[c]["nodes"])
+                    + " / "
+                    + effect(on[c]["ms"], off[c]["ms"])
                     for c in classes
                 ]
-            ab.add_row(name, *cells, THESIS_ABLATION.get(name, ""))
+            key = name.replace(" toggled", "").replace("payoff-sim.", "payoff-similarity")
+            ab.add_row(name, *cells, THESIS_ABLATION.get(key, ""))
         console.print(ab)
     console.print(f"Nodes searched: {out['signature']}")
     if args.json:

@@ -180,13 +180,14 @@ impl PyStats {
 }
 
 /// The switchable enhancements, by their Python keyword names.
-const SWITCHES: [&str; 8] = [
+const SWITCHES: [&str; 9] = [
     "transposition_table",
     "payoff_similarity",
     "move_ordering",
     "fastest_cut_first",
     "collapse_equivalent",
     "static_bounds",
+    "trump_bounds",
     "endgame_tables",
     "bisect",
 ];
@@ -199,6 +200,7 @@ fn switch<'a>(o: &'a mut SolverOptions, name: &str) -> Option<&'a mut bool> {
         "fastest_cut_first" => &mut o.fastest_cut_first,
         "collapse_equivalent" => &mut o.collapse_equivalent,
         "static_bounds" => &mut o.static_bounds,
+        "trump_bounds" => &mut o.trump_bounds,
         "endgame_tables" => &mut o.endgame_tables,
         "bisect" => &mut o.bisect,
         _ => return None,

@@ -115,7 +115,8 @@ pub fn class_of(gt: GameType) -> &'static str {
 
 const CLASSES: [&str; 3] = ["suit", "grand", "null"];
 
-/// The enhancements that can be switched off, by name.
+/// The enhancements that can be switched off, by name (payoff-similarity, off by default,
+/// is toggled).
 pub fn ablations(base: SolverOptions) -> Vec<(&'static str, SolverOptions)> {
     vec![
         (
@@ -134,9 +135,16 @@ pub fn ablations(base: SolverOptions) -> Vec<(&'static str, SolverOptions)> {
             },
         ),
         (
-            "payoff-similarity",
+            "payoff-sim. toggled",
             SolverOptions {
-                payoff_similarity: false,
+                payoff_similarity: !base.payoff_similarity,
+                ..base
+            },
+        ),
+        (
+            "trump bounds",
+            SolverOptions {
+                trump_bounds: false,
                 ..base
             },
         ),

@@ -14,6 +14,7 @@ use super::SolverOptions;
 
 /// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
 const FCF_WEIGHT: i32 = 3;
+const LEAD_TRUMP: i32 = 5;
 
 pub struct Searcher<'a> {
     pub lay: &'static Layout,
@@ -638,6 +639,13 @@ impl<'a> Searcher<'a> {
                     }
                 }
                 return if ruff { -pts } else { 15 + pts };
+            }
+            if g == lay.trump_group
+                && decl_side
+                && lay.trumps.count_ones() == 11
+                && others & lay.trumps != 0
+            {
+                return LEAD_TRUMP - pts;
             }
             return -pts - if g == lay.trump_group { 4 } else { 0 };
         }

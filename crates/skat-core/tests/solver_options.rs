@@ -1,0 +1,90 @@
+//! The switches added or changed by the speed work, against the plain minimax oracle: the
+//! payoff-similarity table (off by default now) and the unbeatable-trump bounds, each on and
+//! off, with kept and cleared tables, for `solve`, `analyze` and `reaches`.
+
+mod common;
+
+use common::{oracle, random_position};
+use skat_core::solver::{Solver, SolverOptions};
+use skat_core::{GameType, Rng};
+
+fn sets() -> Vec<(&'static str, SolverOptions)> {
+    let d = SolverOptions {
+        tt_mb: 4,
+        ..SolverOptions::default()
+    };
+    vec![
+        ("default", d),
+        (
+            "ps",
+            SolverOptions {
+                payoff_similarity: true,
+                ..d
+            },
+        ),
+        (
+            "no-trump-bounds",
+            SolverOptions {
+                trump_bounds: false,
+                ..d
+            },
+        ),
+        (
+            "ps-no-trump-bounds",
+            SolverOptions {
+                payoff_similarity: true,
+                trump_bounds: false,
+                ..d
+            },
+        ),
+    ]
+}
+
+#[test]
+fn switches_match_minimax_on_small_positions() {
+    let mut solvers: Vec<(&str, Solver)> =
+        sets().iter().map(|(n, o)| (*n, Solver::new(*o))).collect();
+    let mut rng = Rng::new(777);
+    for round in 0..600 {
+        for gt in GameType::ALL {
+            let k = 1 + (round % 4);
+            let mid = rng.below(3) as usize;
+            let pos = random_position(&mut rng, k, gt, mid);
+            let want = oracle(&pos);
+            for (i, (name, s)) in solvers.iter_mut().enumerate() {
+                if i % 2 == 1 {
+                    s.clear();
+                }
+                assert_eq!(s.solve(&pos).value, want, "{name}: {pos:?}");
+                if !gt.is_null() {
+                    for t in [31, 61, 90] {
+                        assert_eq!(s.reaches(&pos, t).0, want >= t, "{name} {t}: {pos:?}");
+                    }
+                }
+                if round % 3 == 0 {
+                    for (c, v) in s.analyze(&pos).0 {
+                        assert_eq!(v, oracle(&pos.play(c).unwrap()), "{name} {c}: {pos:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn switches_agree_on_larger_positions() {
+    let mut rng = Rng::new(4242);
+    let mut solvers: Vec<(&str, Solver)> =
+        sets().iter().map(|(n, o)| (*n, Solver::new(*o))).collect();
+    for i in 0..36 {
+        let gt = GameType::ALL[i % 6];
+        let pos = random_position(&mut rng, 6, gt, i % 3);
+        let mut vals = Vec::new();
+        for (_, s) in solvers.iter_mut() {
+            s.clear();
+            vals.push(s.solve(&pos).value);
+            vals.push(s.analyze(&pos).0.iter().map(|m| m.1).sum::<i32>());
+        }
+        assert!(vals.chunks(2).all(|c| c == &vals[..2]), "{pos:?} {vals:?}");
+    }
+}
