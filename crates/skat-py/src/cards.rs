@@ -466,6 +466,11 @@ impl PyCards {
     }
 }
 
+/// Three hands (seats 0, 1, 2) as a Python tuple of `Cards`.
+pub fn hands_tuple(h: [Cards; 3]) -> (PyCards, PyCards, PyCards) {
+    (PyCards(h[0]), PyCards(h[1]), PyCards(h[2]))
+}
+
 #[pyclass(name = "_CardsIter", module = "skat")]
 pub struct CardsIter(skat_core::cards::CardIter);
 

@@ -6,7 +6,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 use skat_core::game::{Actor, Move};
 use skat_core::{record, Action, Contract, Deal, Game, GameResult, Phase, Record, View};
 
-use crate::cards::{CardArg, CardsArg, PyCard, PyCards, PyGameType};
+use crate::cards::{hands_tuple, CardArg, CardsArg, PyCard, PyCards, PyGameType};
 use crate::error::IntoPyResult;
 
 #[pyclass(name = "Phase", module = "skat", eq, eq_int, frozen, hash)]
@@ -288,8 +288,7 @@ impl PyDeal {
 
     #[getter]
     fn hands(&self) -> (PyCards, PyCards, PyCards) {
-        let h = self.0.hands;
-        (PyCards(h[0]), PyCards(h[1]), PyCards(h[2]))
+        hands_tuple(self.0.hands)
     }
 
     #[getter]
@@ -629,8 +628,7 @@ impl PyGame {
     /// All three current hands (the referee's view; players get `view(seat)`).
     #[getter]
     fn hands(&self) -> (PyCards, PyCards, PyCards) {
-        let h = self.0.hands();
-        (PyCards(h[0]), PyCards(h[1]), PyCards(h[2]))
+        hands_tuple(self.0.hands())
     }
     /// The cards in the skat (they count for the declarer): the dealt skat, nothing while the
     /// declarer holds twelve cards after a pick-up, then her discard.

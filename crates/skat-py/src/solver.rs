@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyString};
 use skat_core::solver::{self, bench, Position, SolverOptions, Stats};
 use skat_core::{Card, Contract};
 
-use crate::cards::{CardArg, CardsArg, PyCard, PyCards, PyGameType};
+use crate::cards::{hands_tuple, CardArg, CardsArg, PyCard, PyCards, PyGameType};
 use crate::error::{IntoPyResult, PositionError};
 use crate::game::{PyContract, PyGame};
 
@@ -80,8 +80,7 @@ impl PyPosition {
 
     #[getter]
     fn hands(&self) -> (PyCards, PyCards, PyCards) {
-        let h = self.0.hands();
-        (PyCards(h[0]), PyCards(h[1]), PyCards(h[2]))
+        hands_tuple(self.0.hands())
     }
     #[getter]
     fn contract(&self) -> PyContract {
