@@ -677,6 +677,18 @@ impl Game {
         self.apply(a)
     }
 
+    /// Differences between the result the record states and the replayed one (empty when
+    /// they agree, or when the game was not read from a complete record).
+    pub fn record_differences(&self) -> Vec<String> {
+        match (&self.recorded_result, &self.result) {
+            (None, _) => Vec::new(),
+            (Some(_), None) => {
+                vec!["the record states a result but the replayed game is not over".into()]
+            }
+            (Some(rec), Some(ours)) => rec.differences(ours),
+        }
+    }
+
     // ----- views -----------------------------------------------------------------------
 
     /// What `seat` may know: its own cards, the public history, an ouvert declarer's hand,

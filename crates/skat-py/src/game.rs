@@ -693,13 +693,7 @@ impl PyGame {
     /// Differences between the recorded result and the replayed one (empty: they agree).
     /// Raises nothing; a game not read from a complete record has no differences.
     fn check_record(&self) -> Vec<String> {
-        match (&self.0.recorded_result, self.0.result()) {
-            (None, _) => Vec::new(),
-            (Some(_), None) => {
-                vec!["the record states a result but the replayed game is not over".into()]
-            }
-            (Some(rec), Some(ours)) => rec.differences(ours),
-        }
+        self.0.record_differences()
     }
 
     /// The actions the seat to move may take.
