@@ -14,6 +14,7 @@ pub mod record;
 pub mod result;
 pub mod rng;
 pub mod rules;
+pub mod sampling;
 pub mod simulate;
 pub mod solver;
 

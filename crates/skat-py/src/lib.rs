@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod cards;
 mod error;
 mod game;
+mod sampling;
 mod solver;
 
 #[pymodule]
@@ -33,6 +34,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::legal_cards, m)?)?;
     m.add_function(wrap_pyfunction!(game::trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(game::bids, m)?)?;
+    m.add_function(wrap_pyfunction!(sampling::sample_worlds, m)?)?;
+    m.add_function(wrap_pyfunction!(sampling::count_worlds, m)?)?;
     m.add_class::<solver::PyPosition>()?;
     m.add_class::<solver::PyStats>()?;
     m.add_class::<solver::PySolver>()?;
