@@ -1,6 +1,7 @@
 //! The switches added or changed by the speed work, against the plain minimax oracle: the
-//! payoff-similarity table (off by default now) and the unbeatable-trump bounds, each on and
-//! off, with kept and cleared tables, for `solve`, `analyze` and `reaches`.
+//! payoff-similarity table (off by default now), the unbeatable-trump bounds and the exact
+//! endgame cache, each on and off, with kept and cleared tables, for `solve`, `analyze` and
+//! `reaches`.
 
 mod common;
 
@@ -34,6 +35,46 @@ fn sets() -> Vec<(&'static str, SolverOptions)> {
             SolverOptions {
                 payoff_similarity: true,
                 trump_bounds: false,
+                ..d
+            },
+        ),
+        (
+            "eg-cache",
+            SolverOptions {
+                endgame_cache: true,
+                ..d
+            },
+        ),
+        (
+            "eg-cache-ps",
+            SolverOptions {
+                endgame_cache: true,
+                payoff_similarity: true,
+                ..d
+            },
+        ),
+        (
+            "eg-cache-no-tt",
+            SolverOptions {
+                endgame_cache: true,
+                transposition_table: false,
+                ..d
+            },
+        ),
+        (
+            "eg-cache-no-tables-no-bounds",
+            SolverOptions {
+                endgame_cache: true,
+                endgame_tables: false,
+                static_bounds: false,
+                move_ordering: false,
+                ..d
+            },
+        ),
+        (
+            "eg-cache-on-off",
+            SolverOptions {
+                endgame_cache: !SolverOptions::default().endgame_cache,
                 ..d
             },
         ),

@@ -179,7 +179,7 @@ impl PyStats {
 }
 
 /// The switchable enhancements, by their Python keyword names.
-const SWITCHES: [&str; 9] = [
+const SWITCHES: [&str; 10] = [
     "transposition_table",
     "payoff_similarity",
     "move_ordering",
@@ -188,6 +188,7 @@ const SWITCHES: [&str; 9] = [
     "static_bounds",
     "trump_bounds",
     "endgame_tables",
+    "endgame_cache",
     "bisect",
 ];
 
@@ -201,6 +202,7 @@ fn switch<'a>(o: &'a mut SolverOptions, name: &str) -> Option<&'a mut bool> {
         "static_bounds" => &mut o.static_bounds,
         "trump_bounds" => &mut o.trump_bounds,
         "endgame_tables" => &mut o.endgame_tables,
+        "endgame_cache" => &mut o.endgame_cache,
         "bisect" => &mut o.bisect,
         _ => return None,
     })

@@ -115,8 +115,8 @@ pub fn class_of(gt: GameType) -> &'static str {
 
 const CLASSES: [&str; 3] = ["suit", "grand", "null"];
 
-/// The enhancements that can be switched off, by name (payoff-similarity, off by default,
-/// is toggled).
+/// The enhancements that can be switched off, by name (payoff-similarity and the endgame
+/// cache, off by default, are toggled).
 pub fn ablations(base: SolverOptions) -> Vec<(&'static str, SolverOptions)> {
     vec![
         (
@@ -159,6 +159,13 @@ pub fn ablations(base: SolverOptions) -> Vec<(&'static str, SolverOptions)> {
             "endgame tables",
             SolverOptions {
                 endgame_tables: false,
+                ..base
+            },
+        ),
+        (
+            "endgame cache toggled",
+            SolverOptions {
+                endgame_cache: !base.endgame_cache,
                 ..base
             },
         ),

@@ -21,11 +21,12 @@
 //! it saves nodes but costs time); move ordering with the fastest-cut-first term and
 //! collapsing of equivalent cards ([`order`]); quick-trick static bounds plus unbeatable-trump
 //! bounds for both sides at every trick start ([`bounds`], thesis ch. 5); direct solution of
-//! the last two tricks ([`tables`]). Every enhancement can be switched in [`SolverOptions`];
-//! the value never changes.
+//! the last two tricks ([`tables`]); optionally an exact small-endgame cache ([`endgame`]).
+//! Every enhancement can be switched in [`SolverOptions`]; the value never changes.
 
 pub mod bench;
 pub mod bounds;
+pub mod endgame;
 pub mod layout;
 pub mod order;
 pub mod position;
@@ -36,6 +37,7 @@ pub mod tt;
 use std::time::Instant;
 
 use crate::cards::Card;
+use endgame::EgCache;
 use layout::Layout;
 pub use position::Position;
 use search::Searcher;
@@ -43,7 +45,9 @@ use tt::Tt;
 
 /// Switches for each enhancement and the transposition-table size. All are on by default
 /// except `payoff_similarity` (it saves 10-20% of the nodes at 30 cards, but its canonical
-/// keys and distance scans halve the node rate, so it costs time) and `bisect`.
+/// keys and distance scans halve the node rate, so it costs time), `endgame_cache` (its
+/// full-window re-searches cost more than the null-window re-searches they save: +5-15%
+/// time at 30 cards) and `bisect`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SolverOptions {
     /// Transposition table at trick boundaries.
@@ -64,10 +68,16 @@ pub struct SolverOptions {
     pub trump_bounds: bool,
     /// Direct solution of the last two tricks.
     pub endgame_tables: bool,
+    /// Exact small-endgame cache (off by default: costs time): a trick start with at most
+    /// [`search::ENDGAME_CACHE_K`] cards per hand that must be searched again is solved
+    /// exactly (full window) and its value kept in a dedicated table (a quarter of `tt_mb`).
+    pub endgame_cache: bool,
     /// MTD(f) driver: bisect the remaining interval after the first probe (otherwise step to
     /// the fail-soft value as in plain MTD(f)).
     pub bisect: bool,
-    /// Transposition-table size in megabytes.
+    /// Table memory in megabytes: the transposition table and, with `endgame_cache`, the
+    /// endgame cache (a quarter of it; at power-of-two sizes this is exactly the part the
+    /// table's power-of-two bucket count leaves unused).
     pub tt_mb: usize,
 }
 
@@ -82,6 +92,7 @@ impl Default for SolverOptions {
             static_bounds: true,
             trump_bounds: true,
             endgame_tables: true,
+            endgame_cache: false,
             bisect: false,
             tt_mb: 32,
         }
@@ -100,6 +111,7 @@ impl SolverOptions {
             static_bounds: false,
             trump_bounds: false,
             endgame_tables: false,
+            endgame_cache: false,
             bisect: false,
             tt_mb: 1,
         }
@@ -148,16 +160,24 @@ fn ttl_from_survival(s: i32) -> i32 {
 pub struct Solver {
     options: SolverOptions,
     tt: Tt,
+    eg: EgCache,
 }
 
 impl Solver {
     pub fn new(options: SolverOptions) -> Solver {
+        let total = options.tt_mb.max(1) * 1024 * 1024;
+        let eg_bytes = if options.endgame_cache { total / 4 } else { 0 };
         let tt = if options.transposition_table {
-            Tt::new(options.tt_mb, options.payoff_similarity)
+            Tt::with_bytes(total - eg_bytes, options.payoff_similarity)
         } else {
             Tt::tiny()
         };
-        Solver { options, tt }
+        let eg = if options.endgame_cache {
+            EgCache::with_bytes(eg_bytes)
+        } else {
+            EgCache::tiny()
+        };
+        Solver { options, tt, eg }
     }
 
     pub fn options(&self) -> &SolverOptions {
@@ -167,11 +187,12 @@ impl Solver {
     /// Forgets every table entry.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.eg.clear();
     }
 
-    /// Bytes of the transposition table.
+    /// Bytes of the transposition table and the endgame cache.
     pub fn table_bytes(&self) -> usize {
-        self.tt.bytes()
+        self.tt.bytes() + self.eg.bytes()
     }
 
     fn searcher<'s>(&'s mut self, pos: &Position) -> Searcher<'s> {
@@ -187,6 +208,7 @@ impl Solver {
             lay,
             &self.options,
             &mut self.tt,
+            &mut self.eg,
             ih,
             &trick,
             pos.leader() as usize,

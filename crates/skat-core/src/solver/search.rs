@@ -6,6 +6,7 @@
 //! won.
 
 use super::bounds;
+use super::endgame::{EgCache, EgKey};
 use super::layout::{Layout, MAX_GROUPS};
 use super::order::{collapse, representatives};
 use super::tables;
@@ -15,11 +16,17 @@ use super::SolverOptions;
 /// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
 const FCF_WEIGHT: i32 = 3;
 const LEAD_TRUMP: i32 = 5;
+/// Largest number of cards per hand whose trick starts are solved exactly through the
+/// endgame cache.
+pub const ENDGAME_CACHE_K: u32 = 4;
 
 pub struct Searcher<'a> {
     pub lay: &'static Layout,
     opt: &'a SolverOptions,
     tt: &'a mut Tt,
+    eg: &'a mut EgCache,
+    /// Trick starts with at most this many cards per hand are solved exactly (0: no cache).
+    eg_k: u32,
     pub hands: [u32; 3],
     pub trick: [u8; 3],
     pub tlen: usize,
@@ -41,6 +48,7 @@ impl<'a> Searcher<'a> {
         lay: &'static Layout,
         opt: &'a SolverOptions,
         tt: &'a mut Tt,
+        eg: &'a mut EgCache,
         hands: [u32; 3],
         trick: &[u8],
         leader: usize,
@@ -52,6 +60,12 @@ impl<'a> Searcher<'a> {
             lay,
             opt,
             tt,
+            eg,
+            eg_k: if opt.endgame_cache {
+                ENDGAME_CACHE_K
+            } else {
+                0
+            },
             hands,
             trick: t,
             tlen: trick.len(),
@@ -376,9 +390,18 @@ impl<'a> Searcher<'a> {
         if k <= 2 && self.opt.endgame_tables {
             return tables::solve_small(self.lay, &self.hands, l, self.decl, self.null, k);
         }
+        let mut eg_key = None;
+        if k <= self.eg_k {
+            let ek = self.eg_key();
+            if let Some(v) = self.eg.probe(&ek) {
+                return v;
+            }
+            eg_key = Some(ek);
+        }
         let (mut lo, mut hi) = self.trivial_bounds();
         let mut key = None;
         let mut ttmv = 0xFF;
+        let mut revisit = false;
         if self.use_tt {
             let (kk, perm) = self.key();
             let lay = self.lay;
@@ -387,6 +410,7 @@ impl<'a> Searcher<'a> {
             }) {
                 lo = lo.max(tlo);
                 hi = hi.min(thi);
+                revisit = true;
                 if mv != 0xFF {
                     ttmv = self.decode_move(mv, &perm);
                 }
@@ -394,19 +418,7 @@ impl<'a> Searcher<'a> {
             key = Some((kk, perm));
         }
         if self.opt.static_bounds && !self.null && lo < beta && hi > alpha {
-            let r = self
-                .lay
-                .points_of(self.hands[0] | self.hands[1] | self.hands[2]);
-            if self.opt.trump_bounds {
-                let (dl, fl) = bounds::trump_lower(self.lay, &self.hands, self.decl);
-                lo = lo.max(dl);
-                hi = hi.min(r - fl);
-            }
-            if l == self.decl {
-                lo = lo.max(bounds::declarer_lower(self.lay, &self.hands, self.decl));
-            } else {
-                hi = hi.min(r - bounds::defender_lower(self.lay, &self.hands, self.decl, l));
-            }
+            (lo, hi) = self.static_bounds(lo, hi);
         }
         if lo >= beta {
             return lo;
@@ -417,9 +429,20 @@ impl<'a> Searcher<'a> {
         if lo >= hi {
             return lo;
         }
-        let a = alpha.max(lo);
-        let b = beta.min(hi);
+        // a small endgame searched again (the table knows it, but not well enough for this
+        // window) is solved exactly: a window just outside the known bounds gives its exact
+        // value, kept in the endgame cache (without a table: every small endgame)
+        let exact = eg_key.is_some() && (revisit || !self.use_tt);
+        let (a, b) = if exact {
+            (lo - 1, hi + 1)
+        } else {
+            (alpha.max(lo), beta.min(hi))
+        };
         let (best, best_mv) = self.children(a, b, ttmv);
+        if exact {
+            debug_assert!(a < best && best < b);
+            self.eg.store(eg_key.as_ref().unwrap(), best, k);
+        }
         let (mut nlo, mut nhi) = (lo, hi);
         if best <= a {
             nhi = nhi.min(best);
@@ -440,6 +463,46 @@ impl<'a> Searcher<'a> {
             nhi
         } else {
             nlo
+        }
+    }
+
+    /// `(lo, hi)` narrowed by the quick-trick (and unbeatable-trump) static bounds of the
+    /// current start-of-trick position (suit and grand).
+    #[inline]
+    fn static_bounds(&self, mut lo: i32, mut hi: i32) -> (i32, i32) {
+        let l = self.leader;
+        let r = self
+            .lay
+            .points_of(self.hands[0] | self.hands[1] | self.hands[2]);
+        if self.opt.trump_bounds {
+            let (dl, fl) = bounds::trump_lower(self.lay, &self.hands, self.decl);
+            lo = lo.max(dl);
+            hi = hi.min(r - fl);
+        }
+        if l == self.decl {
+            lo = lo.max(bounds::declarer_lower(self.lay, &self.hands, self.decl));
+        } else {
+            hi = hi.min(r - bounds::defender_lower(self.lay, &self.hands, self.decl, l));
+        }
+        (lo, hi)
+    }
+
+    /// The endgame-cache key of the current start-of-trick position.
+    #[inline]
+    fn eg_key(&self) -> EgKey {
+        let l = self.leader;
+        let drel = ((self.decl + 3 - l) % 3) as u8;
+        let class: u8 = if self.null {
+            2
+        } else if self.lay.trump_group == 4 {
+            1
+        } else {
+            0
+        };
+        EgKey {
+            a: self.hands[l] as u64 | (self.hands[(l + 1) % 3] as u64) << 32,
+            b: self.hands[(l + 2) % 3],
+            tag: drel | class << 2,
         }
     }
 

@@ -70,7 +70,11 @@ impl Tt {
     /// A table of about `mb` megabytes (at least one bucket); `similar`: payoff-similarity
     /// keys (scan whole buckets) or exact keys (scan one quarter bucket).
     pub fn new(mb: usize, similar: bool) -> Tt {
-        let bytes = mb.max(1) * 1024 * 1024;
+        Tt::with_bytes(mb.max(1) * 1024 * 1024, similar)
+    }
+
+    /// A table of at most `bytes` (at least one bucket).
+    pub fn with_bytes(bytes: usize, similar: bool) -> Tt {
         let n = (bytes / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
         let buckets = if n.is_power_of_two() {
             n
