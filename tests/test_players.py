@@ -1,0 +1,68 @@
+"""Player specs, the registry, bringing your own player class, and the random player."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import skat
+from skat.players import PlayerSpecError, RandomPlayer, available_players, make_player
+
+
+def play_game(players: list[skat.players.Player], seed: int) -> skat.Game:
+    g = skat.Game(skat.Deal.random(seed))
+    for i, p in enumerate(players):
+        hook = getattr(p, "new_game", None)
+        if hook is not None:
+            hook(seat=i, seed=seed)
+    while not g.is_over:
+        seat = g.to_move
+        assert seat is not None
+        g.apply(players[seat].act(g.view(seat)))
+    return g
+
+
+def test_registered_players_and_options() -> None:
+    assert "random" in available_players()
+    p = make_player("random:seed=3")
+    assert isinstance(p, RandomPlayer) and p.seed == 3
+    with pytest.raises(PlayerSpecError, match=r"available: .*random"):
+        make_player("nobody")
+    with pytest.raises(PlayerSpecError, match="options: seed"):
+        make_player("random:worlds=10")
+    with pytest.raises(PlayerSpecError, match="key=value"):
+        make_player("random:seed")
+    assert issubclass(PlayerSpecError, skat.SkatError)
+
+
+def test_player_classes_from_modules_and_files(tmp_path: Path) -> None:
+    p = make_player("skat.players.random_player:RandomPlayer:seed=5")
+    assert isinstance(p, RandomPlayer) and p.seed == 5
+    f = tmp_path / "mine.py"
+    f.write_text(
+        "class FirstLegal:\n"
+        "    def __init__(self, greedy=False):\n"
+        "        self.greedy = greedy\n"
+        "    def act(self, view):\n"
+        "        return view.legal_actions()[-1 if self.greedy else 0]\n"
+    )
+    mine = make_player(f"{f}:FirstLegal:greedy=true")
+    assert getattr(mine, "greedy", None) is True
+    g = play_game([mine, make_player("random"), make_player(f"{f}:FirstLegal")], seed=4)
+    assert g.is_over
+    with pytest.raises(PlayerSpecError, match="no class"):
+        make_player(f"{f}:Missing")
+    with pytest.raises(PlayerSpecError, match="cannot import"):
+        make_player("no_such_package.mod:Thing")
+    with pytest.raises(PlayerSpecError, match="no file"):
+        make_player("missing/file.py:Thing")
+
+
+def test_random_players_only_play_legal_moves_and_reproduce() -> None:
+    for seed in range(300):
+        players = [make_player(f"random:seed={s}") for s in range(3)]
+        g = play_game(players, seed)  # an illegal move would raise IllegalActionError
+        assert g.result is not None
+        again = play_game([make_player(f"random:seed={s}") for s in range(3)], seed)
+        assert again.to_iss() == g.to_iss()
