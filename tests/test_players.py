@@ -66,3 +66,28 @@ def test_random_players_only_play_legal_moves_and_reproduce() -> None:
         assert g.result is not None
         again = play_game([make_player(f"random:seed={s}") for s in range(3)], seed)
         assert again.to_iss() == g.to_iss()
+
+
+def test_rules_player_plays_legal_moves_in_every_phase() -> None:
+    contracts: set[str] = set()
+    for seed in range(1000):
+        specs = (
+            ["rules", "rules", "rules"] if seed % 2 else ["rules", f"random:seed={seed}", "rules"]
+        )
+        g = play_game([make_player(s) for s in specs], seed)
+        assert g.result is not None
+        if g.contract is not None:
+            contracts.add(g.contract.game_type.letter)
+    assert {"C", "S", "H", "D", "G"} <= contracts
+
+
+def test_rules_player_wins_most_of_its_own_games() -> None:
+    won = played = 0
+    for seed in range(300):
+        g = play_game([make_player("rules") for _ in range(3)], seed)
+        r = g.result
+        assert r is not None
+        if r.declarer is not None:
+            played += 1
+            won += int(r.won)
+    assert played > 200 and won / played > 0.6

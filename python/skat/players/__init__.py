@@ -24,11 +24,13 @@ from skat.players.base import (
     register,
 )
 from skat.players.random_player import RandomPlayer
+from skat.players.rules import RulesPlayer
 
 __all__ = [
     "Player",
     "PlayerSpecError",
     "RandomPlayer",
+    "RulesPlayer",
     "available_players",
     "make_player",
     "register",
