@@ -56,7 +56,7 @@ def test_replay_reports_mismatches_with_exit_1(tmp_path: Path) -> None:
 def test_random_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["random-games", "200", "--seed", "3", "--show"]) == 0
     text = capsys.readouterr().out
-    assert "200 random games" in text and "(;GM[Skat]" in text
+    assert "200 random games" in text and "(;GM[Skat]PC[skat]P0[0]" in text
 
 
 def test_bench_rules_small(tmp_path: Path) -> None:
@@ -64,3 +64,11 @@ def test_bench_rules_small(tmp_path: Path) -> None:
     assert main(["bench", "rules", "--games", "20", "--repeat", "1", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
     assert data["rust"]["median"] > 0 and data["python_api"]["median"] > 0
+
+
+def test_play_watch_prints_a_whole_game() -> None:
+    r = run("play", "--watch", "--players", "cheater,rules,random", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    assert "Result:" in r.stdout and "(;GM[Skat]PC[skat]" in r.stdout
+    bad = run("play", "--watch", "--players", "nobody")
+    assert bad.returncode == 2 and "available" in bad.stdout

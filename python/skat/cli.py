@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -79,9 +80,9 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     table.add_row("mismatches", str(len(summary.mismatches)))
     console.print(table)
     for where, message in summary.errors:
-        console.print(f"[red]error[/red] {where}: {message}")
+        console.print(f"[red]error[/red] {escape(where)}: {escape(message)}")
     for rid, diffs in summary.mismatches:
-        console.print(f"[red]mismatch[/red] record {rid}: {'; '.join(diffs)}")
+        console.print(f"[red]mismatch[/red] record {escape(rid)}: {escape('; '.join(diffs))}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(
@@ -147,7 +148,7 @@ def cmd_random_games(args: argparse.Namespace, console: Console) -> int:
         g = random_game(seed)
         assert g.result is not None
         console.print(f"first game: {result_line(g.result)}")
-        console.print(f"[dim]{g.to_iss()}[/dim]", soft_wrap=True)
+        console.print(f"[dim]{escape(g.to_iss())}[/dim]", soft_wrap=True)
     return 0
 
 
@@ -277,6 +278,65 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    from skat._core import Action, Game
+    from skat.display import card_markup
+    from skat.match import PlayerFailure, play
+    from skat.players import PlayerSpecError, make_player
+
+    if not args.watch:
+        console.print(
+            "[red]interactive play is not available yet; use --watch to watch three players[/red]"
+        )
+        return 2
+    specs = [s.strip() for s in args.players.split(",")]
+    if len(specs) == 1:
+        specs = specs * 3
+    if len(specs) != 3:
+        console.print("[red]--players takes one spec or three, separated by commas[/red]")
+        return 2
+    try:
+        players = [make_player(s) for s in specs]
+    except PlayerSpecError as e:
+        console.print(f"[red]{escape(str(e))}[/red]")
+        return 2
+    seed = _seed(args.seed, console)
+    deal = Deal.random(seed)
+    console.print(f"[bold]Deal {seed}[/bold]: players {', '.join(specs)}")
+    for seat, hand in enumerate(deal.hands):
+        console.print(f"  {seat} {SEAT_NAMES[seat]:<11} {hand_markup(hand)}")
+    console.print(f"  skat         {hand_markup(deal.skat)}")
+
+    def on_action(game: Game, seat: int, action: Action) -> None:
+        kind = action.kind
+        if kind in ("bid", "hold", "pass") and game.contract is None:
+            word = {"hold": "holds", "pass": "passes"}.get(kind, f"bids {action}")
+            console.print(f"  seat {seat} {word}")
+        elif kind == "pickup":
+            console.print(f"  seat {seat} picks up the skat: {hand_markup(game.deal.skat)}")
+        elif kind == "discard" and action.cards is not None:
+            console.print(f"  seat {seat} discards {hand_markup(action.cards)}")
+        elif kind == "declare":
+            k = action.contract
+            console.print(f"[bold]  seat {seat} declares {k} ({k!r}) at bid {game.bid}[/bold]")
+        elif kind == "play" and not game.trick and game.tricks:
+            leader, cards, winner = game.tricks[-1]
+            shown = "  ".join(f"{(leader + i) % 3}:{card_markup(c)}" for i, c in enumerate(cards))
+            pts = sum(c.points for c in cards)
+            console.print(f"  trick {len(game.tricks):>2}: {shown}  -> seat {winner} ({pts})")
+
+    try:
+        game = play(players, deal, seed=seed, on_action=on_action)
+    except PlayerFailure as e:
+        console.print(f"[red]{escape(str(e))}[/red]")
+        return 1
+    assert game.result is not None
+    console.print(f"[bold]Result:[/bold] {result_line(game.result)}")
+    console.print(f"Scores (Seeger-Fabian): {game.result.scores}")
+    console.print(f"[dim]{escape(game.to_iss())}[/dim]", soft_wrap=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="skat", description="An expert-level computer Skat player.")
     p.add_argument("--version", action="version", version=f"skat {__version__}")
@@ -287,6 +347,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     d.add_argument("--seed", type=int, help="deal seed (default: drawn and printed)")
     d.set_defaults(func=cmd_deal)
+
+    pl = sub.add_parser(
+        "play",
+        help="play or watch a game",
+        description="Watch one game between three players, trick by trick (--watch).",
+    )
+    pl.add_argument("--watch", action="store_true", help="watch three AI players")
+    pl.add_argument(
+        "--players",
+        default="rules,rules,rules",
+        help="one spec or three comma-separated player specs (e.g. cheater,rules,rules)",
+    )
+    pl.add_argument("--seed", type=int, help="deal seed (default: drawn and printed)")
+    pl.set_defaults(func=cmd_play)
 
     r = sub.add_parser(
         "replay",

@@ -23,10 +23,12 @@ from skat.players.base import (
     make_player,
     register,
 )
+from skat.players.cheater import CheaterPlayer
 from skat.players.random_player import RandomPlayer
 from skat.players.rules import RulesPlayer
 
 __all__ = [
+    "CheaterPlayer",
     "Player",
     "PlayerSpecError",
     "RandomPlayer",

@@ -69,7 +69,7 @@ def strength(cards: Cards, game_type: GameType) -> float:
         # grand needs jacks and aces
         aces = sum(1 for s in "CSHD" if Card(f"{s}A") in cards)
         score = 1.4 * len(jacks) + 1.2 * aces + _side_tricks(cards, JACKS) * 0.8
-        if len(jacks) < 2:
+        if Card("CJ") not in cards and len(jacks) < 3:
             score -= 3
     # voids help a suit game: the declarer can ruff
     voids = 0
@@ -106,7 +106,7 @@ def max_bid(cards: Cards) -> int:
     """The highest bid the rules player holds with these ten cards (0: pass)."""
     limit = 0
     for g in [*SUIT_TYPES, GameType.GRAND]:
-        if strength(cards, g) >= (7.5 if g != GameType.GRAND else 7.0):
+        if strength(cards, g) >= (7.5 if g != GameType.GRAND else 8.0):
             limit = max(limit, game_value(cards, g))
     if null_strength(cards) >= 8.0:
         limit = max(limit, 23)
