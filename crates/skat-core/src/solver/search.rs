@@ -20,6 +20,18 @@ const LEAD_TRUMP: i32 = 5;
 /// endgame cache.
 pub const ENDGAME_CACHE_K: u32 = 4;
 
+/// What the move scores of a follow (second or third card of a trick) share: the current
+/// winning card and seat, the contenders of the led group, the trick's points so far and, for
+/// the second card, the third player's legal contenders.
+#[derive(Default)]
+struct FollowCtx {
+    wc: u8,
+    ws: usize,
+    cont: u32,
+    tp: i32,
+    l3c: u32,
+}
+
 pub struct Searcher<'a> {
     pub lay: &'static Layout,
     opt: &'a SolverOptions,
@@ -35,6 +47,16 @@ pub struct Searcher<'a> {
     null: bool,
     use_tt: bool,
     pub nodes: u64,
+}
+
+/// `x % 3` for `x < 6` (seat arithmetic) without a division.
+#[inline(always)]
+fn m3(x: usize) -> usize {
+    if x >= 3 {
+        x - 3
+    } else {
+        x
+    }
 }
 
 #[inline]
@@ -79,7 +101,7 @@ impl<'a> Searcher<'a> {
 
     #[inline]
     fn to_move(&self) -> usize {
-        (self.leader + self.tlen) % 3
+        m3(self.leader + self.tlen)
     }
 
     #[inline]
@@ -201,7 +223,7 @@ impl<'a> Searcher<'a> {
         self.tlen += 1;
         let result;
         if self.tlen == 3 {
-            let w = (self.leader + self.lay.winner(&self.trick)) % 3;
+            let w = m3(self.leader + self.lay.winner(&self.trick));
             let gain = if w == self.decl {
                 self.lay.points_of(self.trick_mask())
             } else {
@@ -242,12 +264,8 @@ impl<'a> Searcher<'a> {
     fn key(&self) -> (Key, [u8; MAX_GROUPS]) {
         let lay = self.lay;
         let l = self.leader;
-        let rot = [
-            self.hands[l],
-            self.hands[(l + 1) % 3],
-            self.hands[(l + 2) % 3],
-        ];
-        let drel = ((self.decl + 3 - l) % 3) as u64;
+        let rot = [self.hands[l], self.hands[m3(l + 1)], self.hands[m3(l + 2)]];
+        let drel = m3(self.decl + 3 - l) as u64;
         let class: u64 = if self.null {
             2
         } else if lay.trump_group == 4 {
@@ -418,7 +436,9 @@ impl<'a> Searcher<'a> {
             key = Some((kk, perm));
         }
         if self.opt.static_bounds && !self.null && lo < beta && hi > alpha {
-            (lo, hi) = self.static_bounds(lo, hi);
+            let (slo, shi) = self.static_bounds();
+            lo = lo.max(slo);
+            hi = hi.min(shi);
         }
         if lo >= beta {
             return lo;
@@ -466,10 +486,11 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// `(lo, hi)` narrowed by the quick-trick (and unbeatable-trump) static bounds of the
-    /// current start-of-trick position (suit and grand).
+    /// The quick-trick (and unbeatable-trump) static bounds `(lo, hi)` of the current
+    /// start-of-trick position (suit and grand).
     #[inline]
-    fn static_bounds(&self, mut lo: i32, mut hi: i32) -> (i32, i32) {
+    fn static_bounds(&self) -> (i32, i32) {
+        let (mut lo, mut hi) = (i32::MIN, i32::MAX);
         let l = self.leader;
         let r = self
             .lay
@@ -491,7 +512,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn eg_key(&self) -> EgKey {
         let l = self.leader;
-        let drel = ((self.decl + 3 - l) % 3) as u8;
+        let drel = m3(self.decl + 3 - l) as u8;
         let class: u8 = if self.null {
             2
         } else if self.lay.trump_group == 4 {
@@ -500,8 +521,8 @@ impl<'a> Searcher<'a> {
             0
         };
         EgKey {
-            a: self.hands[l] as u64 | (self.hands[(l + 1) % 3] as u64) << 32,
-            b: self.hands[(l + 2) % 3],
+            a: self.hands[l] as u64 | (self.hands[m3(l + 1)] as u64) << 32,
+            b: self.hands[m3(l + 2)],
             tag: drel | class << 2,
         }
     }
@@ -569,13 +590,41 @@ impl<'a> Searcher<'a> {
         }
         let moves = &mut moves[..n];
         if self.opt.move_ordering && n > 1 {
+            // what the scores of a follow share is computed once per node
+            let ctx = if self.tlen > 0 {
+                let (wc, ws) = self.partial_winner();
+                let cont = self.lay.contenders(self.trick[0]);
+                let mut tp = 0;
+                for &x in &self.trick[..self.tlen] {
+                    tp += self.lay.points[x as usize] as i32;
+                }
+                let l3c = if self.tlen == 1 {
+                    let third = m3(p + 1);
+                    self.lay.legal(self.hands[third], lead) & cont
+                } else {
+                    0
+                };
+                FollowCtx {
+                    wc,
+                    ws,
+                    cont,
+                    tp,
+                    l3c,
+                }
+            } else {
+                FollowCtx::default()
+            };
+            // the reply count (fastest-cut-first) only differs between leads: after the
+            // first card the next player's legal cards, after the second the winner's hand
+            // size (k - 1), are the same for every move
+            let fcf = self.opt.fastest_cut_first && self.tlen == 0;
             for mv in moves.iter_mut() {
                 let mut s = if self.null {
-                    self.score_null(p, mv.1)
+                    self.score_null(p, mv.1, &ctx)
                 } else {
-                    self.score_suit(p, mv.1)
+                    self.score_suit(p, mv.1, &ctx)
                 };
-                if self.opt.fastest_cut_first {
+                if fcf {
                     s -= FCF_WEIGHT * self.child_branching(p, mv.1) as i32;
                 }
                 if mv.1 == ttmv {
@@ -622,7 +671,7 @@ impl<'a> Searcher<'a> {
         self.tlen += 1;
         let v;
         if self.tlen == 3 {
-            let w = (self.leader + self.lay.winner(&self.trick)) % 3;
+            let w = m3(self.leader + self.lay.winner(&self.trick));
             let old_leader = self.leader;
             let saved = self.trick;
             self.leader = w;
@@ -660,7 +709,7 @@ impl<'a> Searcher<'a> {
     fn child_branching(&self, p: usize, c: u8) -> u32 {
         if self.tlen == 2 {
             let t = [self.trick[0], self.trick[1], c];
-            let w = (self.leader + self.lay.winner(&t)) % 3;
+            let w = m3(self.leader + self.lay.winner(&t));
             let h = if w == p {
                 self.hands[w] & !(1 << c)
             } else {
@@ -668,7 +717,7 @@ impl<'a> Searcher<'a> {
             };
             h.count_ones()
         } else {
-            let q = (p + 1) % 3;
+            let q = m3(p + 1);
             let lead = if self.tlen == 0 { c } else { self.trick[0] };
             self.lay.legal(self.hands[q], Some(lead)).count_ones()
         }
@@ -678,10 +727,10 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn partial_winner(&self) -> (u8, usize) {
         let w = self.lay.winner(&self.trick[..self.tlen]);
-        (self.trick[w], (self.leader + w) % 3)
+        (self.trick[w], m3(self.leader + w))
     }
 
-    fn score_suit(&self, p: usize, c: u8) -> i32 {
+    fn score_suit(&self, p: usize, c: u8, ctx: &FollowCtx) -> i32 {
         let lay = self.lay;
         let pts = lay.points[c as usize] as i32;
         let decl_side = p == self.decl;
@@ -712,20 +761,13 @@ impl<'a> Searcher<'a> {
             }
             return -pts - if g == lay.trump_group { 4 } else { 0 };
         }
-        let lead = self.trick[0];
-        let cont = lay.contenders(lead);
-        let (wc, ws) = self.partial_winner();
-        let beats = cont & (1 << c) != 0 && c > wc;
+        let (wc, ws) = (ctx.wc, ctx.ws);
+        let beats = ctx.cont & (1 << c) != 0 && c > wc;
         let (nwc, nws) = if beats { (c, p) } else { (wc, ws) };
-        let mut tp = pts;
-        for &x in &self.trick[..self.tlen] {
-            tp += lay.points[x as usize] as i32;
-        }
-        let third = (p + 1) % 3;
-        let settled = self.tlen == 2 || {
-            let l3 = lay.legal(self.hands[third], Some(lead));
-            l3 & cont & !((2u32 << nwc).wrapping_sub(1)) == 0 || nwc == 31
-        };
+        let tp = pts + ctx.tp;
+        let third = m3(p + 1);
+        let settled =
+            self.tlen == 2 || ctx.l3c & !((2u32 << nwc).wrapping_sub(1)) == 0 || nwc == 31;
         if settled {
             if ours(nws) {
                 10 + tp
@@ -745,7 +787,7 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn score_null(&self, p: usize, c: u8) -> i32 {
+    fn score_null(&self, p: usize, c: u8, ctx: &FollowCtx) -> i32 {
         let lay = self.lay;
         let g = lay.group_of[c as usize] as usize;
         let rank = (c - lay.group_base[g]) as i32;
@@ -763,7 +805,7 @@ impl<'a> Searcher<'a> {
                 }
                 return -rank;
             }
-            let (wc, _) = self.partial_winner();
+            let wc = ctx.wc;
             let follows = lay.group_of[self.trick[0] as usize] as usize == g;
             if !follows {
                 return 20 + rank; // discard a high card
@@ -775,7 +817,7 @@ impl<'a> Searcher<'a> {
             }
         } else {
             if self.tlen > 0 {
-                let (wc, ws) = self.partial_winner();
+                let (wc, ws) = (ctx.wc, ctx.ws);
                 if ws == self.decl {
                     let follows = lay.group_of[self.trick[0] as usize] as usize == g;
                     if follows && c < wc {

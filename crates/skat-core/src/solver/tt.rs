@@ -41,6 +41,8 @@ pub struct Tt {
     /// Entries scanned per key: the whole bucket with payoff-similarity (one canonical key
     /// collects many valuations), a quarter of it with exact keys (one entry per key).
     ways: usize,
+    /// `BUCKET / ways - 1` (0 or 3): selects the sub-bucket.
+    sub_mask: usize,
     gen: u8,
     pub stores: u64,
     pub hits: u64,
@@ -85,6 +87,7 @@ impl Tt {
             entries: vec![Entry::default(); buckets * BUCKET],
             mask: buckets - 1,
             ways: if similar { BUCKET } else { BUCKET / 4 },
+            sub_mask: if similar { 0 } else { 3 },
             gen: 1,
             stores: 0,
             hits: 0,
@@ -97,6 +100,7 @@ impl Tt {
             entries: vec![Entry::default(); BUCKET],
             mask: 0,
             ways: BUCKET,
+            sub_mask: 0,
             gen: 1,
             stores: 0,
             hits: 0,
@@ -119,11 +123,8 @@ impl Tt {
     #[inline]
     fn bucket(&self, key: &Key) -> usize {
         let h = key.hash();
-        let sub = if self.ways == BUCKET {
-            0
-        } else {
-            (h >> 60) as usize % (BUCKET / self.ways) * self.ways
-        };
+        // BUCKET / ways is 1 or 4 (powers of two): a mask instead of a division
+        let sub = ((h >> 60) as usize & self.sub_mask) * self.ways;
         (h as usize & self.mask) * BUCKET + sub
     }
 
