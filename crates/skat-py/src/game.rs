@@ -806,6 +806,20 @@ pub fn trick_winner(game_type: PyGameType, cards: Vec<CardArg>) -> PyResult<usiz
     Ok(skat_core::rules::trick_winner(game_type.into(), &v))
 }
 
+/// Trick-taking power of `card` in a trick led with `lead` (higher beats lower): trumps
+/// 16 and up, cards of the led suit 1..8, other cards 0.
+#[pyfunction]
+pub fn card_power(game_type: PyGameType, card: CardArg, lead: CardArg) -> u8 {
+    let gt: skat_core::GameType = game_type.into();
+    gt.power(card.0, gt.follow_group(lead.0))
+}
+
+/// Signed matadors of a set of cards (with n: +n, without n: -n; 0 in null).
+#[pyfunction]
+pub fn matadors(game_type: PyGameType, cards: CardsArg) -> i32 {
+    skat_core::rules::matadors(game_type.into(), cards.0)
+}
+
 /// The 63 legal bids.
 #[pyfunction]
 pub fn bids() -> Vec<u16> {

@@ -34,6 +34,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::legal_cards, m)?)?;
     m.add_function(wrap_pyfunction!(game::trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(game::bids, m)?)?;
+    m.add_function(wrap_pyfunction!(game::card_power, m)?)?;
+    m.add_function(wrap_pyfunction!(game::matadors, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::sample_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::count_worlds, m)?)?;
     m.add_class::<solver::PyPosition>()?;

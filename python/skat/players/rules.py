@@ -10,36 +10,33 @@ from __future__ import annotations
 
 import itertools
 
-from skat._core import Action, Card, Cards, Contract, GameType, Phase, Rank, Suit, View, bids
+from skat._core import (
+    Action,
+    Card,
+    Cards,
+    Contract,
+    GameType,
+    Phase,
+    Rank,
+    Suit,
+    View,
+    bids,
+    card_power,
+    matadors,
+    trick_winner,
+)
 from skat.players.base import register
 
 SUIT_TYPES = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS)
 BIDS = bids()
 JACKS = Cards("CJ SJ HJ DJ")
-TRUMP_ORDER_TOP = [Card("CJ"), Card("SJ"), Card("HJ"), Card("DJ")]
-
-
-def _matadors(cards: Cards, game_type: GameType) -> int:
-    """Matadors (with or without) of the cards alone, as a positive count."""
-    if game_type == GameType.NULL:
-        return 0
-    order = [*TRUMP_ORDER_TOP]
-    if game_type != GameType.GRAND:
-        order += [c for c in game_type.trumps().sorted(game_type) if c.rank != Rank.JACK]
-    with_ = order[0] in cards
-    n = 0
-    for c in order:
-        if (c in cards) != with_:
-            break
-        n += 1
-    return n
 
 
 def game_value(cards: Cards, game_type: GameType) -> int:
     """The value of a plain (pick-up) game with these twelve or ten cards, no extra levels."""
     if game_type == GameType.NULL:
         return 23
-    return game_type.base_value * (_matadors(cards, game_type) + 1)
+    return game_type.base_value * (abs(matadors(game_type, cards)) + 1)
 
 
 def _side_tricks(cards: Cards, trumps: Cards) -> float:
@@ -114,21 +111,14 @@ def max_bid(cards: Cards) -> int:
 
 
 def _power(card: Card, game_type: GameType, led: Card) -> int:
-    """Trick-taking power of a card against the led card (higher wins; 0: cannot win)."""
-    trumps = game_type.trumps()
-    if card in trumps:
-        order = trumps.sorted(game_type)
-        return 100 + len(order) - order.index(card)
-    led_group = trumps if led in trumps else led.suit.cards() - trumps
-    if card not in led_group:
-        return 0
-    order = led_group.sorted(game_type)
-    return 10 + len(order) - order.index(card)
+    """Trick-taking power against the led card (higher wins; 0: cannot win): the core's
+    power, shifted so that trumps are 100 and up and cards of the led suit 10 and up."""
+    p = card_power(game_type, card, led)
+    return p + 84 if p >= 16 else p + 9 if p > 0 else 0
 
 
 def _winner_index(trick: list[Card], game_type: GameType) -> int:
-    powers = [_power(c, game_type, trick[0]) for c in trick]
-    return max(range(len(trick)), key=lambda i: powers[i])
+    return trick_winner(game_type, trick)
 
 
 @register("rules")

@@ -138,6 +138,20 @@ fn partner_card(lay: &Layout, hp: u32, c: u32, gm: u32) -> (u32, bool) {
     }
 }
 
+/// One cashed trick of the defenders' bound: the leader's sure winner `c` of group `group`
+/// plus the card the partner adds (taken out of `hp`). Returns whether the count must stop
+/// (see [`partner_card`]).
+#[inline]
+fn cash(lay: &Layout, hp: &mut u32, pts: &mut i32, c: u32, group: u32) -> bool {
+    let (p, stop) = partner_card(lay, *hp, c, group);
+    *pts += lay.points[c as usize] as i32;
+    if p < 32 {
+        *pts += lay.points[p as usize] as i32;
+        *hp &= !(1 << p);
+    }
+    stop
+}
+
 /// Lower bound on the defenders' marginal points, defender `lead` to lead.
 pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i32 {
     let partner = 3 - decl - lead;
@@ -154,13 +168,7 @@ pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i
         while cand != 0 && !stop {
             let c = highest(cand);
             cand &= !(1 << c);
-            let (p, s) = partner_card(lay, hp, c, t);
-            stop = s;
-            pts += lay.points[c as usize] as i32;
-            if p < 32 {
-                pts += lay.points[p as usize] as i32;
-                hp &= !(1 << p);
-            }
+            stop = cash(lay, &mut hp, &mut pts, c, t);
             n += 1;
             r += 1;
         }
@@ -185,13 +193,7 @@ pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i
             }
             let c = highest(cand);
             cand &= !(1 << c);
-            let (p, s) = partner_card(lay, hp, c, gm);
-            stop = s;
-            pts += lay.points[c as usize] as i32;
-            if p < 32 {
-                pts += lay.points[p as usize] as i32;
-                hp &= !(1 << p);
-            }
+            stop = cash(lay, &mut hp, &mut pts, c, gm);
             n += 1;
         }
     }
