@@ -372,6 +372,60 @@ def card_power(game_type: GameType, card: _CardLike, lead: _CardLike) -> int: ..
 def matadors(game_type: GameType, cards: _CardsLike) -> int: ...
 
 @final
+class CardValue:
+    @property
+    def card(self) -> Card: ...
+    @property
+    def win(self) -> float: ...
+    @property
+    def schneider(self) -> float: ...
+    @property
+    def points(self) -> float: ...
+
+@final
+class PimcDecision:
+    @property
+    def best(self) -> Card: ...
+    @property
+    def values(self) -> list[CardValue]: ...
+    @property
+    def worlds(self) -> int: ...
+    @property
+    def weight(self) -> float: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+
+_WorldLike: TypeAlias = (
+    tuple[tuple[_CardsLike, _CardsLike, _CardsLike], _CardsLike]
+    | tuple[tuple[_CardsLike, _CardsLike, _CardsLike], _CardsLike, float | None]
+)
+
+@final
+class Pimc:
+    def __new__(
+        cls,
+        worlds: int = 160,
+        threads: int = 1,
+        points: bool = True,
+        tt_mb: int = 16,
+        seconds: float | None = None,
+        **switches: bool,
+    ) -> Pimc: ...
+    @property
+    def worlds(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def points(self) -> bool: ...
+    @property
+    def seconds(self) -> float | None: ...
+    def decide(
+        self, view: View, seed: int = 0, worlds: Sequence[_WorldLike] | None = None
+    ) -> PimcDecision: ...
+
+@final
 class Position:
     def __new__(
         cls,

@@ -6,6 +6,7 @@ is shared and noisy; comparisons are ratios measured in the same run.
 
 from __future__ import annotations
 
+import os
 import platform
 import random
 import statistics
@@ -122,3 +123,92 @@ def bench_rules(games: int = 2000, repeat: int = 5, seed: int = 0) -> dict[str, 
             "max": max(per_action),
         }
     return out
+
+
+def _declared_game(seed: int, bidder: str = "rules") -> Game | None:
+    """A deal from ``seed`` bid and declared by three ``bidder`` players, stopped at the first
+    card (None when all pass)."""
+    from skat._core import Phase
+    from skat.match import start
+    from skat.players import make_player
+
+    game = Game(Deal.random(seed))
+    players = [make_player(bidder) for _ in range(3)]
+    start(players, game, seed)
+    while not game.is_over and game.phase != Phase.PLAY:
+        seat = game.to_move
+        assert seat is not None
+        game.apply(players[seat].act(game.view(seat)))
+    return None if game.is_over else game
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {
+        "n": len(values),
+        "median": statistics.median(values),
+        "mean": statistics.fmean(values),
+        "p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
+        "min": ordered[0],
+        "max": ordered[-1],
+    }
+
+
+def bench_pimc(
+    deals: int = 10,
+    worlds: int = 160,
+    threads: int = 1,
+    points: bool = True,
+    seed: int = 0,
+    games: int = 1,
+    on_step: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Seconds per PIMC decision in the first trick (each of its three cards, on deals bid and
+    declared by the ``rules`` player) and seconds per full game of three ``pimc`` players.
+    """
+    from skat._core import Phase, Pimc
+    from skat.match import play
+    from skat.players import make_player
+
+    engine = Pimc(worlds=worlds, threads=threads, points=points)
+    per_card: list[list[float]] = [[], [], []]
+    kinds: dict[str, list[float]] = {}
+    j = 0
+    while len(per_card[0]) < deals:
+        j += 1
+        game = _declared_game(seed * 1_000_003 + j)
+        if game is None:
+            continue
+        contract = game.contract
+        assert contract is not None
+        for k in range(3):
+            seat = game.to_move
+            assert seat is not None and game.phase == Phase.PLAY
+            d = engine.decide(game.view(seat), seed=j * 3 + k)
+            per_card[k].append(d.seconds)
+            kinds.setdefault(str(contract.game_type), []).append(d.seconds)
+            game.apply(d.best.__str__())
+        if on_step is not None:
+            on_step("decision")
+    spec = f"pimc:worlds={worlds},threads={threads},points={points}"
+    game_times: list[float] = []
+    for g in range(games):
+        players = [make_player(spec) for _ in range(3)]
+        start = time.perf_counter()
+        play(players, Deal.random(seed * 7_919 + g), seed=g)
+        game_times.append(time.perf_counter() - start)
+        if on_step is not None:
+            on_step("game")
+    return {
+        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+        "cpus": os.cpu_count(),
+        "worlds": worlds,
+        "threads": threads,
+        "points": points,
+        "seed": seed,
+        "trick1_seconds": [_summary(v) for v in per_card],
+        "trick1_all": _summary([x for v in per_card for x in v]),
+        "by_game_type": {k: _summary(v) for k, v in sorted(kinds.items())},
+        "game_seconds": _summary(game_times) if game_times else None,
+        "player": spec,
+    }

@@ -10,6 +10,7 @@ pub mod deal;
 pub mod error;
 pub mod game;
 pub mod perft;
+pub mod pimc;
 pub mod record;
 pub mod result;
 pub mod rng;

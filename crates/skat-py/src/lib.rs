@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod cards;
 mod error;
 mod game;
+mod pimc;
 mod sampling;
 mod solver;
 
@@ -38,6 +39,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::matadors, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::sample_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::count_worlds, m)?)?;
+    m.add_class::<pimc::PyPimc>()?;
+    m.add_class::<pimc::PyDecision>()?;
+    m.add_class::<pimc::PyCardValue>()?;
     m.add_class::<solver::PyPosition>()?;
     m.add_class::<solver::PyStats>()?;
     m.add_class::<solver::PySolver>()?;

@@ -208,7 +208,7 @@ fn switch<'a>(o: &'a mut SolverOptions, name: &str) -> Option<&'a mut bool> {
     })
 }
 
-fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyResult<SolverOptions> {
+pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyResult<SolverOptions> {
     if tt_mb == 0 || tt_mb > 65536 {
         return Err(PositionError::new_err(format!(
             "tt_mb must be 1..65536, got {tt_mb}"

@@ -24,11 +24,13 @@ from skat.players.base import (
     register,
 )
 from skat.players.cheater import CheaterPlayer
+from skat.players.pimc import PimcPlayer
 from skat.players.random_player import RandomPlayer
 from skat.players.rules import RulesPlayer
 
 __all__ = [
     "CheaterPlayer",
+    "PimcPlayer",
     "Player",
     "PlayerSpecError",
     "RandomPlayer",

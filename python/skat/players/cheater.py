@@ -1,19 +1,15 @@
 """The ``cheater``: sees every card and plays the open-handed optimum (the thesis's "Perfect").
 
-Bidding, the skat and the declaration are the ``rules`` player's; card play asks the solver
-for the value of every legal card in the true position and takes the best for its side
-(declarer: most card points, or in null the latest forced trick; defenders: the opposite).
+Bidding, the skat and the declaration are the ``rules`` player's; card play values every legal
+card in the one true world with the same payoff as ``pimc`` (win/loss, then schneider, then
+card points; null: win/loss, then how late the declarer is forced to take a trick).
 """
 
 from __future__ import annotations
 
-from skat._core import Action, Card, Game, GameType, Phase, Position, Solver, View
+from skat._core import Action, Game, Phase, Pimc, View
 from skat.players.base import register
 from skat.players.rules import RulesPlayer
-
-
-def _survival(v: int) -> int:
-    return 11 if v == 0 else v
 
 
 @register("cheater")
@@ -24,7 +20,7 @@ class CheaterPlayer:
 
     def __init__(self, tt_mb: int = 16) -> None:
         self.rules = RulesPlayer()
-        self.solver = Solver(tt_mb=tt_mb)
+        self.engine = Pimc(worlds=1, threads=1, points=True, tt_mb=tt_mb)
         self.game: Game | None = None
 
     def new_game(self, seat: int, seed: int, game: Game | None = None) -> None:
@@ -34,15 +30,9 @@ class CheaterPlayer:
     def act(self, view: View) -> Action | str:
         if view.phase != Phase.PLAY or self.game is None:
             return self.rules.act(view)
-        pos = Position.from_game(self.game)
-        values = self.solver.analyze(pos)
-        null = pos.contract.game_type == GameType.NULL
-        declarer = view.seat == pos.declarer
-
-        def key(item: tuple[Card, int]) -> tuple[int, int]:
-            card, v = item
-            score = _survival(v) if null else v
-            return (score if declarer else -score, -card.points)
-
-        best = max(values.items(), key=key)[0]
-        return next(a for a in view.legal_actions() if a.card == best)
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        world = (self.game.hands, self.game.skat)
+        best = self.engine.decide(view, worlds=[world]).best
+        return next(a for a in legal if a.card == best)

@@ -259,6 +259,50 @@ impl Solver {
         }
     }
 
+    /// The exact value of a suit or grand position already known to lie in `[lo, hi]`
+    /// (declarer's final card points), searched by MTD(f) inside those bounds starting at
+    /// `guess`. Cheaper than [`Solver::solve`] when earlier tests narrowed the range; the
+    /// bounds must be true (use [`Solver::reaches`] to establish them). In null the bounds
+    /// are ignored and this is `solve`.
+    pub fn solve_within(&mut self, pos: &Position, lo: i32, hi: i32, guess: i32) -> SolveOutput {
+        if pos.game_type().is_null() || pos.final_value().is_some() {
+            return self.solve(pos);
+        }
+        let start = Instant::now();
+        let hits0 = self.tt.hits;
+        let dp = pos.declarer_points() as i32;
+        let mut s = self.searcher(pos);
+        let (v, probes) = s.mtdf_in(lo - dp, hi - dp, guess - dp);
+        let nodes = s.nodes;
+        SolveOutput {
+            value: v + dp,
+            stats: self.finish(start, nodes, probes, hits0),
+        }
+    }
+
+    /// For each legal card of the player to move, the card whose subtree it shares (cards
+    /// equivalent under the solver's collapsing rule map to one representative; without
+    /// `collapse_equivalent` every card is its own). Descending card order.
+    pub fn representatives(&self, pos: &Position) -> Vec<(Card, Card)> {
+        let legal = pos.legal_cards();
+        if !self.options.collapse_equivalent {
+            return legal.iter().map(|c| (c, c)).collect();
+        }
+        let lay = Layout::get(pos.game_type());
+        let hands = pos.hands();
+        let p = pos.to_move() as usize;
+        let trick: crate::cards::Cards = pos.trick().into_iter().collect();
+        let live = lay.to_internal(hands[0] | hands[1] | hands[2] | trick);
+        let reps =
+            order::representatives(lay, lay.to_internal(legal), lay.to_internal(hands[p]), live);
+        let mut out: Vec<(Card, Card)> = legal
+            .iter()
+            .map(|c| (c, lay.card(reps[lay.bit(c) as usize])))
+            .collect();
+        out.sort_by_key(|m| std::cmp::Reverse(m.0));
+        out
+    }
+
     /// Whether the value reaches `target`: suit/grand `solve(pos) >= target`; null
     /// `null_survival(solve(pos)) >= target`. One null-window search.
     pub fn reaches(&mut self, pos: &Position, target: i32) -> (bool, Stats) {

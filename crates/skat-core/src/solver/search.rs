@@ -138,7 +138,16 @@ impl<'a> Searcher<'a> {
     /// results move the bounds further when they can), which bounds the probe count by about
     /// log2 of the point range.
     pub fn mtdf(&mut self, guess: i32) -> (i32, u32) {
-        let (mut lo, mut hi) = self.trivial_bounds();
+        let (lo, hi) = self.trivial_bounds();
+        self.mtdf_in(lo, hi, guess)
+    }
+
+    /// MTD(f) when the marginal value is already known to lie in `[lo, hi]` (the caller's
+    /// bounds must be true bounds; they are intersected with the trivial ones).
+    pub fn mtdf_in(&mut self, lo: i32, hi: i32, guess: i32) -> (i32, u32) {
+        let (tlo, thi) = self.trivial_bounds();
+        let mut lo = lo.max(tlo);
+        let mut hi = hi.min(thi);
         let mut b = guess.clamp(lo, hi).max(lo + 1);
         let mut probes = 0;
         while lo < hi {

@@ -1,0 +1,203 @@
+//! Perfect Information Monte Carlo card play for Python: conversions only. Decisions run with
+//! the GIL released.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use skat_core::pimc::{CardValue, Decision, Pimc, PimcOptions};
+use skat_core::sampling::World;
+
+use crate::cards::{CardsArg, PyCard};
+use crate::error::IntoPyResult;
+use crate::game::PyView;
+use crate::solver::options_from;
+
+/// One legal card's averaged value in a PIMC decision, from the deciding seat's side.
+#[pyclass(name = "CardValue", module = "skat", frozen)]
+#[derive(Clone)]
+pub struct PyCardValue(pub CardValue);
+
+#[pymethods]
+impl PyCardValue {
+    /// The card.
+    #[getter]
+    fn card(&self) -> PyCard {
+        PyCard(self.0.card)
+    }
+    /// Share of the (weighted) worlds in which the seat's side wins after this card.
+    #[getter]
+    fn win(&self) -> f64 {
+        self.0.win
+    }
+    /// Mean schneider tier for the seat's side (+1: it makes the other side schneider, -1: it
+    /// is made schneider).
+    #[getter]
+    fn schneider(&self) -> f64 {
+        self.0.schneider
+    }
+    /// Mean final card points of the declarer (null: mean number of the trick she is forced
+    /// to take, 11 when she takes none).
+    #[getter]
+    fn points(&self) -> f64 {
+        self.0.points
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "CardValue({}, win={:.3}, schneider={:+.3}, points={:.1})",
+            self.0.card, self.0.win, self.0.schneider, self.0.points
+        )
+    }
+}
+
+/// The result of a PIMC decision: the chosen card and every legal card's value (best first).
+#[pyclass(name = "PimcDecision", module = "skat", frozen)]
+pub struct PyDecision(pub Decision);
+
+#[pymethods]
+impl PyDecision {
+    /// The card to play.
+    #[getter]
+    fn best(&self) -> PyCard {
+        PyCard(self.0.best)
+    }
+    /// Every legal card's value, best first.
+    #[getter]
+    fn values(&self) -> Vec<PyCardValue> {
+        self.0.values.iter().map(|v| PyCardValue(*v)).collect()
+    }
+    /// Worlds searched.
+    #[getter]
+    fn worlds(&self) -> usize {
+        self.0.worlds
+    }
+    /// Sum of the world weights (the number of worlds when sampling uniformly).
+    #[getter]
+    fn weight(&self) -> f64 {
+        self.0.weight
+    }
+    /// Solver nodes in all.
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.0.nodes
+    }
+    /// Wall-clock time in seconds.
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.0.micros as f64 / 1e6
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "PimcDecision(best={}, worlds={}, seconds={:.3})",
+            self.0.best,
+            self.0.worlds,
+            self.0.micros as f64 / 1e6
+        )
+    }
+}
+
+type WorldArg = ((CardsArg, CardsArg, CardsArg), CardsArg, Option<f64>);
+
+/// Kermit's card play: sample worlds consistent with what the seat knows, value every legal
+/// card in each world with the open-handed solver (win, then schneider, then card points),
+/// average and pick the best. One solver (transposition table of `tt_mb` MB) per thread,
+/// kept between decisions; the solver's enhancement switches can be given by keyword as for
+/// `Solver`.
+///
+/// >>> engine = Pimc(worlds=40, threads=2)
+/// >>> decision = engine.decide(game.view(game.to_move), seed=1)
+#[pyclass(name = "Pimc", module = "skat", frozen)]
+pub struct PyPimc(Pimc);
+
+#[pymethods]
+impl PyPimc {
+    #[new]
+    #[pyo3(signature = (worlds=160, threads=1, points=true, tt_mb=16, seconds=None, **switches))]
+    fn new(
+        worlds: usize,
+        threads: usize,
+        points: bool,
+        tt_mb: usize,
+        seconds: Option<f64>,
+        switches: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        if worlds == 0 {
+            return Err(PyValueError::new_err("worlds must be at least 1"));
+        }
+        if !(1..=256).contains(&threads) {
+            return Err(PyValueError::new_err("threads must be between 1 and 256"));
+        }
+        if let Some(s) = seconds {
+            if !(s.is_finite() && s > 0.0) {
+                return Err(PyValueError::new_err("seconds must be a positive number"));
+            }
+        }
+        Ok(PyPimc(Pimc::new(PimcOptions {
+            worlds,
+            seconds,
+            threads,
+            points,
+            solver: options_from(tt_mb, switches)?,
+        })))
+    }
+
+    #[getter]
+    fn worlds(&self) -> usize {
+        self.0.options().worlds
+    }
+    #[getter]
+    fn threads(&self) -> usize {
+        self.0.options().threads
+    }
+    #[getter]
+    fn points(&self) -> bool {
+        self.0.options().points
+    }
+    #[getter]
+    fn seconds(&self) -> Option<f64> {
+        self.0.options().seconds
+    }
+
+    /// Decides the card for `view.seat` (who must be to move in card play). Worlds are
+    /// sampled uniformly from `seed`, or given as `worlds`: a list of `(hands, skat)` or
+    /// `(hands, skat, weight)` where `hands` are the three hands still held and `skat` the
+    /// skat or discard.
+    #[pyo3(signature = (view, seed=0, worlds=None))]
+    fn decide(
+        &self,
+        py: Python<'_>,
+        view: &PyView,
+        seed: u64,
+        worlds: Option<Vec<Bound<'_, PyAny>>>,
+    ) -> PyResult<PyDecision> {
+        let v = view.0.clone();
+        let given: Option<Vec<(World, f64)>> = match worlds {
+            None => None,
+            Some(list) => {
+                let mut out = Vec::with_capacity(list.len());
+                for item in list {
+                    let (hands, skat, weight): WorldArg = if let Ok(t) = item.extract() {
+                        t
+                    } else {
+                        let (h, s): ((CardsArg, CardsArg, CardsArg), CardsArg) = item.extract()?;
+                        (h, s, None)
+                    };
+                    out.push((
+                        World {
+                            hands: [hands.0 .0, hands.1 .0, hands.2 .0],
+                            skat: skat.0,
+                        },
+                        weight.unwrap_or(1.0),
+                    ));
+                }
+                Some(out)
+            }
+        };
+        let d = py
+            .allow_threads(|| match given {
+                None => self.0.decide(&v, seed),
+                Some(w) => self.0.decide_worlds(&v, &w),
+            })
+            .py_err()?;
+        Ok(PyDecision(d))
+    }
+}
