@@ -237,11 +237,59 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_bench_pimc(args: argparse.Namespace, console: Console) -> int:
+    from skat.bench import bench_pimc
+
+    points = not args.no_points
+    with _progress(console) as progress:
+        task = progress.add_task(
+            f"PIMC, {args.worlds} worlds, {args.threads} thread(s)",
+            total=args.deals + args.full_games,
+        )
+        out = bench_pimc(
+            deals=args.deals,
+            worlds=args.worlds,
+            threads=args.threads,
+            points=points,
+            seed=args.seed,
+            games=args.full_games,
+            on_step=lambda _what: progress.advance(task),
+        )
+    table = Table(
+        title=f"PIMC decisions in trick 1: {args.worlds} worlds, {args.threads} thread(s),"
+        f" points {'on' if points else 'off'}, {args.deals} deals bid by 'rules', seed {args.seed}"
+    )
+    for col in ("decision", "n", "median s", "mean s", "p95 s", "max s"):
+        table.add_column(col, justify="left" if col == "decision" else "right")
+    names = ["first card (lead)", "second card", "third card"]
+    rows = list(zip(names, out["trick1_seconds"], strict=True))
+    rows.append(("all trick-1 decisions", out["trick1_all"]))
+    rows += [(f"  {k}", v) for k, v in out["by_game_type"].items()]
+    if out["game_seconds"]:
+        rows.append(("full game, three pimc players", out["game_seconds"]))
+    for name, s in rows:
+        table.add_row(
+            name,
+            str(s["n"]),
+            f"{s['median']:.3f}",
+            f"{s['mean']:.3f}",
+            f"{s['p95']:.3f}",
+            f"{s['max']:.3f}",
+        )
+    console.print(table)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=2)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     from skat.bench import bench_rules
 
     if args.what == "solver":
         return cmd_bench_solver(args, console)
+    if args.what == "pimc":
+        return cmd_bench_pimc(args, console)
     with console.status("measuring random games (Rust, Python API, OpenSpiel if installed)..."):
         out = bench_rules(games=args.games, repeat=args.repeat, seed=args.seed)
     table = Table(
@@ -517,9 +565,11 @@ def build_parser() -> argparse.ArgumentParser:
         "bench",
         help="benchmarks",
         description="Benchmarks: 'rules' (random games per second, against OpenSpiel if "
-        "installed) and 'solver' (open-handed solver at 30 cards, ablations, node signature).",
+        "installed), 'solver' (open-handed solver at 30 cards, ablations, node signature) and "
+        "'pimc' (seconds per PIMC decision in the first trick, and per game of three pimc "
+        "players).",
     )
-    b.add_argument("what", choices=["rules", "solver"], help="what to measure")
+    b.add_argument("what", choices=["rules", "solver", "pimc"], help="what to measure")
     b.add_argument("--games", type=int, default=2000, help="rules: games per timed run")
     b.add_argument("--repeat", type=int, default=5, help="rules: timed runs (median reported)")
     b.add_argument("--positions", type=int, default=100, help="solver: random positions")
@@ -527,6 +577,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--ablation-positions", type=int, default=40, help="solver: positions per ablation row"
     )
     b.add_argument("--tt-mb", type=int, default=32, help="solver: transposition table size")
+    b.add_argument("--deals", type=int, default=10, help="pimc: deals (3 decisions each)")
+    b.add_argument("--worlds", type=int, default=160, help="pimc: worlds per decision")
+    b.add_argument("--threads", type=int, default=1, help="pimc: solver threads")
+    b.add_argument(
+        "--no-points", action="store_true", help="pimc: win and schneider only, no card points"
+    )
+    b.add_argument(
+        "--full-games", type=int, default=1, help="pimc: games of three pimc players to time"
+    )
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--json", metavar="FILE", help="write the measurements as JSON")
     b.set_defaults(func=cmd_bench)
