@@ -72,3 +72,13 @@ def test_play_watch_prints_a_whole_game() -> None:
     assert "Result:" in r.stdout and "(;GM[Skat]PC[skat]" in r.stdout
     bad = run("play", "--watch", "--players", "nobody")
     assert bad.returncode == 2 and "available" in bad.stdout
+
+
+def test_bench_pimc_small(tmp_path: Path) -> None:
+    out = tmp_path / "pimc.json"
+    args = ["bench", "pimc", "--deals", "2", "--worlds", "3", "--full-games", "1"]
+    assert main([*args, "--no-points", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["worlds"] == 3 and data["points"] is False
+    assert [s["n"] for s in data["trick1_seconds"]] == [2, 2, 2]
+    assert data["game_seconds"]["n"] == 1
