@@ -129,16 +129,11 @@ def _declared_game(seed: int, bidder: str = "rules") -> Game | None:
     """A deal from ``seed`` bid and declared by three ``bidder`` players, stopped at the first
     card (None when all pass)."""
     from skat._core import Phase
-    from skat.match import start
+    from skat.match import play
     from skat.players import make_player
 
-    game = Game(Deal.random(seed))
     players = [make_player(bidder) for _ in range(3)]
-    start(players, game, seed)
-    while not game.is_over and game.phase != Phase.PLAY:
-        seat = game.to_move
-        assert seat is not None
-        game.apply(players[seat].act(game.view(seat)))
+    game = play(players, Deal.random(seed), seed, until=Phase.PLAY)
     return None if game.is_over else game
 
 

@@ -120,31 +120,9 @@ pub fn win_threshold(contract: Contract, bid: u16, twelve: Cards) -> i32 {
     if gt.is_null() {
         return 0;
     }
-    let mats = matadors(gt, twelve).unsigned_abs() as i32;
-    let base = gt.base_value() as i32;
-    // multiplier if the declarer reaches a level: 0 plain, 1 schneider, 2 schwarz
-    let value_at = |level: i32| {
-        let mut m = mats + 1;
-        if contract.hand {
-            m += 1;
-        }
-        if level >= 1 || contract.schneider {
-            m += 1;
-        }
-        if contract.schneider {
-            m += 1;
-        }
-        if level >= 2 || contract.schwarz {
-            m += 1;
-        }
-        if contract.schwarz {
-            m += 1;
-        }
-        if contract.ouvert {
-            m += 1;
-        }
-        base * m
-    };
+    let mats = matadors(gt, twelve);
+    // the first level (plain, schneider, schwarz) that is announced or reached and whose
+    // value reaches the bid
     let first = if contract.schwarz {
         2
     } else if contract.schneider {
@@ -152,9 +130,9 @@ pub fn win_threshold(contract: Contract, bid: u16, twelve: Cards) -> i32 {
     } else {
         0
     };
-    for level in first..=2 {
-        if value_at(level) >= bid as i32 {
-            return [61, 90, 120][level as usize];
+    for (level, need) in [61, 90, 120].into_iter().enumerate().skip(first) {
+        if contract.value(mats, level >= 1, level >= 2) >= bid as i32 {
+            return need;
         }
     }
     121
@@ -279,17 +257,28 @@ fn twelve(view: &View, world: &World, declarer: u8) -> Cards {
     c
 }
 
-fn better(a: &CardValue, b: &CardValue) -> bool {
+/// Orders card values best first for the side `side` (+1 declarer, -1 defenders):
+/// win rate, schneider tier, then the declarer's points with the side's sign (differences
+/// below 1e-9 are ties), then the cheaper card, then the lower card.
+fn best_first(a: &CardValue, b: &CardValue, side: f64) -> std::cmp::Ordering {
     const EPS: f64 = 1e-9;
-    for (x, y) in [(a.win, b.win), (a.schneider, b.schneider)] {
+    let keys = [
+        (a.win, b.win),
+        (a.schneider, b.schneider),
+        (side * a.points, side * b.points),
+    ];
+    for (x, y) in keys {
         if x > y + EPS {
-            return true;
+            return std::cmp::Ordering::Less;
         }
         if x < y - EPS {
-            return false;
+            return std::cmp::Ordering::Greater;
         }
     }
-    false
+    a.card
+        .points()
+        .cmp(&b.card.points())
+        .then(a.card.cmp(&b.card))
 }
 
 /// A reusable PIMC engine: one solver per thread, kept between decisions.
@@ -299,15 +288,25 @@ pub struct Pimc {
 }
 
 impl Pimc {
-    pub fn new(options: PimcOptions) -> Pimc {
-        let threads = options.threads.max(1);
-        let solver_options = options.solver;
-        Pimc {
-            options: PimcOptions { threads, ..options },
-            solvers: (0..threads)
-                .map(|_| Mutex::new(Solver::new(solver_options)))
-                .collect(),
+    /// Builds the engine; rejects zero worlds, a thread count outside 1..=256 and a time
+    /// budget that is not a positive number.
+    pub fn new(options: PimcOptions) -> Result<Pimc, SkatError> {
+        let bad = |msg: &str| Err(SkatError::InvalidPosition(msg.into()));
+        if options.worlds == 0 {
+            return bad("worlds must be at least 1");
         }
+        if !(1..=256).contains(&options.threads) {
+            return bad("threads must be between 1 and 256");
+        }
+        if options.seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+            return bad("seconds must be a positive number");
+        }
+        Ok(Pimc {
+            options,
+            solvers: (0..options.threads)
+                .map(|_| Mutex::new(Solver::new(options.solver)))
+                .collect(),
+        })
     }
 
     pub fn options(&self) -> &PimcOptions {
@@ -433,29 +432,7 @@ impl Pimc {
                 points: s[2] * norm,
             })
             .collect();
-        // lexicographic: win, schneider, then points for the seat's side, then cheap cards
-        let eps = 1e-9;
-        values.sort_by(|a, b| {
-            use std::cmp::Ordering as O;
-            if better(a, b) {
-                return O::Less;
-            }
-            if better(b, a) {
-                return O::Greater;
-            }
-            let pa = side * a.points;
-            let pb = side * b.points;
-            if pa > pb + eps {
-                return O::Less;
-            }
-            if pa < pb - eps {
-                return O::Greater;
-            }
-            a.card
-                .points()
-                .cmp(&b.card.points())
-                .then(a.card.cmp(&b.card))
-        });
+        values.sort_by(|a, b| best_first(a, b, side));
         Ok(Decision {
             best: values[0].card,
             values,
@@ -521,8 +498,9 @@ mod tests {
                 worlds: 6,
                 ..PimcOptions::default()
             };
-            let one = Pimc::new(opts).decide(&view, seed).unwrap();
+            let one = Pimc::new(opts).unwrap().decide(&view, seed).unwrap();
             let two = Pimc::new(PimcOptions { threads: 2, ..opts })
+                .unwrap()
                 .decide(&view, seed)
                 .unwrap();
             assert_eq!(one.values, two.values);

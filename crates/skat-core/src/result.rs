@@ -136,27 +136,8 @@ impl GameResult {
             let evaluated = !play.stopped_early;
             schneider = evaluated && (p >= 90 || p <= 30);
             schwarz = evaluated && (play.declarer_tricks == 10 || play.defender_tricks == 10);
-            let mut mult = mats.unsigned_abs() as i32 + 1;
-            if contract.hand {
-                mult += 1;
-            }
-            if schneider || contract.schneider {
-                mult += 1;
-            }
-            if contract.schneider {
-                mult += 1;
-            }
-            if schwarz || contract.schwarz {
-                mult += 1;
-            }
-            if contract.schwarz {
-                mult += 1;
-            }
-            if contract.ouvert {
-                mult += 1;
-            }
             let base = gt.base_value() as i32;
-            let raw = base * mult;
+            let raw = contract.value(mats, schneider, schwarz);
             let mut ok = p >= 61 && !play.forced_loss;
             if contract.schneider && p < 90 {
                 ok = false;

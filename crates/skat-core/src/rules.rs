@@ -275,6 +275,22 @@ impl Contract {
         }
     }
 
+    /// Suit or grand game value before any overbid check: base value times the multiplier
+    /// (matadors + 1, hand, schneider reached or announced, schneider announced, schwarz reached
+    /// or announced, schwarz announced, ouvert). `matadors` is signed (with or without).
+    pub fn value(&self, matadors: i32, schneider: bool, schwarz: bool) -> i32 {
+        let flags = [
+            self.hand,
+            schneider || self.schneider,
+            self.schneider,
+            schwarz || self.schwarz,
+            self.schwarz,
+            self.ouvert,
+        ];
+        let mult = matadors.unsigned_abs() as i32 + 1 + flags.iter().filter(|&&f| f).count() as i32;
+        self.game_type.base_value() as i32 * mult
+    }
+
     /// The ISS declaration token without discards: `G`, `CHZ`, `GO`, `NOH`, `NH`, `NO` ...
     pub fn token(&self) -> String {
         let mut s = String::new();

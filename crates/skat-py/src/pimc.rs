@@ -1,7 +1,6 @@
 //! Perfect Information Monte Carlo card play for Python: conversions only. Decisions run with
 //! the GIL released.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use skat_core::pimc::{CardValue, Decision, Pimc, PimcOptions};
@@ -120,24 +119,16 @@ impl PyPimc {
         seconds: Option<f64>,
         switches: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        if worlds == 0 {
-            return Err(PyValueError::new_err("worlds must be at least 1"));
-        }
-        if !(1..=256).contains(&threads) {
-            return Err(PyValueError::new_err("threads must be between 1 and 256"));
-        }
-        if let Some(s) = seconds {
-            if !(s.is_finite() && s > 0.0) {
-                return Err(PyValueError::new_err("seconds must be a positive number"));
-            }
-        }
-        Ok(PyPimc(Pimc::new(PimcOptions {
-            worlds,
-            seconds,
-            threads,
-            points,
-            solver: options_from(tt_mb, switches)?,
-        })))
+        Ok(PyPimc(
+            Pimc::new(PimcOptions {
+                worlds,
+                seconds,
+                threads,
+                points,
+                solver: options_from(tt_mb, switches)?,
+            })
+            .py_err()?,
+        ))
     }
 
     #[getter]
