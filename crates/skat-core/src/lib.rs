@@ -5,6 +5,7 @@
 //! declaration and ten tricks to a [`GameResult`]; [`record`] reads and writes ISS records.
 
 pub mod action;
+pub mod bidding;
 pub mod cards;
 pub mod deal;
 pub mod error;

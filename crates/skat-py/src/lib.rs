@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod bidding;
 mod cards;
 mod error;
 mod game;
@@ -39,6 +40,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::matadors, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::sample_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::count_worlds, m)?)?;
+    m.add_class::<bidding::PyBiddingTables>()?;
+    m.add_function(wrap_pyfunction!(bidding::bidding_indices, m)?)?;
     m.add_class::<pimc::PyPimc>()?;
     m.add_class::<pimc::PyDecision>()?;
     m.add_class::<pimc::PyCardValue>()?;

@@ -24,12 +24,14 @@ from skat.players.base import (
     register,
 )
 from skat.players.cheater import CheaterPlayer
+from skat.players.kermit import KermitPlayer
 from skat.players.pimc import PimcPlayer
 from skat.players.random_player import RandomPlayer
 from skat.players.rules import RulesPlayer
 
 __all__ = [
     "CheaterPlayer",
+    "KermitPlayer",
     "PimcPlayer",
     "Player",
     "PlayerSpecError",

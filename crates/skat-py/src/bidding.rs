@@ -1,0 +1,195 @@
+//! Bindings of the 10+2 bidding evaluation (`skat_core::bidding`).
+
+use std::collections::HashMap;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use skat_core::bidding::{self, BiddingModel, Declaration};
+use skat_core::{Cards, SkatError as CoreError};
+
+use crate::cards::{CardsArg, PyCards};
+use crate::error::IntoPyResult;
+use crate::game::PyContract;
+
+type PyDeclaration = (Option<PyCards>, PyContract, f64, f64);
+
+fn declaration(d: Declaration) -> PyDeclaration {
+    (d.discard.map(PyCards), PyContract(d.contract), d.expected_score, d.win)
+}
+
+fn kind_arg(kind: usize) -> PyResult<usize> {
+    if kind >= bidding::KINDS.len() {
+        return Err(CoreError::InvalidContract(format!(
+            "contract kind must be 0-6 ({}), got {kind}",
+            bidding::KINDS.join(" ")
+        )))
+        .py_err();
+    }
+    Ok(kind)
+}
+
+/// The compiled 10+2 evaluation; `skat.bidding.BiddingModel` wraps it.
+#[pyclass(name = "BiddingTables", module = "skat._core", frozen)]
+pub struct PyBiddingTables(BiddingModel);
+
+#[pymethods]
+impl PyBiddingTables {
+    /// Builds the evaluation from named little-endian float32 arrays (see `MODEL_PARTS`).
+    #[new]
+    fn new(parts: HashMap<String, Vec<u8>>) -> PyResult<Self> {
+        let mut floats = HashMap::new();
+        for (name, bytes) in parts {
+            if bytes.len() % 4 != 0 {
+                return Err(PyValueError::new_err(format!(
+                    "bidding model: array {name} is not float32 data"
+                )));
+            }
+            let v: Vec<f32> = bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            floats.insert(name, v);
+        }
+        Ok(PyBiddingTables(BiddingModel::from_parts(&floats).py_err()?))
+    }
+
+    /// Names and lengths of the arrays the constructor needs.
+    #[staticmethod]
+    fn parts() -> Vec<(&'static str, usize)> {
+        bidding::MODEL_PARTS.to_vec()
+    }
+
+    fn win_probability(
+        &self,
+        hand: CardsArg,
+        discard: CardsArg,
+        kind: usize,
+        seat: usize,
+    ) -> PyResult<f64> {
+        self.0.win_probability(hand.0, discard.0, kind, seat).py_err()
+    }
+
+    /// Win probabilities of many candidates given as card bit sets.
+    fn win_probabilities(
+        &self,
+        py: Python<'_>,
+        hands: Vec<u32>,
+        discards: Vec<u32>,
+        kinds: Vec<usize>,
+        seats: Vec<usize>,
+    ) -> PyResult<Vec<f64>> {
+        let n = hands.len();
+        if discards.len() != n || kinds.len() != n || seats.len() != n {
+            return Err(PyValueError::new_err(
+                "hands, discards, kinds and seats must have the same length",
+            ));
+        }
+        py.allow_threads(|| {
+            (0..n)
+                .map(|i| {
+                    self.0
+                        .win_probability(Cards(hands[i]), Cards(discards[i]), kinds[i], seats[i])
+                })
+                .collect::<Result<Vec<f64>, CoreError>>()
+        })
+        .py_err()
+    }
+
+    /// (win, schneider, schwarz) probabilities.
+    fn probabilities(
+        &self,
+        hand: CardsArg,
+        discard: CardsArg,
+        kind: usize,
+        seat: usize,
+    ) -> PyResult<(f64, f64, f64)> {
+        self.0.win_probability(hand.0, discard.0, kind_arg(kind)?, seat).py_err()?;
+        let [w, s, z] = self.0.probabilities(hand.0, discard.0, kind, seat);
+        Ok((w, s, z))
+    }
+
+    /// (expected score, win probability), or None for a null below the bid.
+    fn expected_score(
+        &self,
+        hand: CardsArg,
+        discard: CardsArg,
+        contract: &PyContract,
+        seat: usize,
+        bid: u16,
+    ) -> PyResult<Option<(f64, f64)>> {
+        self.0.win_probability(hand.0, discard.0, 0, seat).py_err()?;
+        Ok(self.0.expected_score(hand.0, discard.0, &contract.0, seat, bid))
+    }
+
+    /// (root values per bid, leaves evaluated).
+    fn evaluate(
+        &self,
+        py: Python<'_>,
+        hand: CardsArg,
+        seat: usize,
+        bids: Vec<u16>,
+    ) -> PyResult<(Vec<f64>, u64)> {
+        let t = py
+            .allow_threads(|| self.0.evaluate(hand.0, seat, &bids))
+            .py_err()?;
+        Ok((t.values, t.leaves))
+    }
+
+    fn best_pickup(
+        &self,
+        py: Python<'_>,
+        twelve: CardsArg,
+        seat: usize,
+        bid: u16,
+    ) -> PyResult<PyDeclaration> {
+        Ok(declaration(
+            py.allow_threads(|| self.0.best_pickup(twelve.0, seat, bid))
+                .py_err()?,
+        ))
+    }
+
+    fn best_hand(
+        &self,
+        py: Python<'_>,
+        hand: CardsArg,
+        seat: usize,
+        bid: u16,
+    ) -> PyResult<PyDeclaration> {
+        Ok(declaration(
+            py.allow_threads(|| self.0.best_hand(hand.0, seat, bid))
+                .py_err()?,
+        ))
+    }
+
+    fn pickup_value(&self, py: Python<'_>, hand: CardsArg, seat: usize, bid: u16) -> PyResult<f64> {
+        py.allow_threads(|| self.0.pickup_value(hand.0, seat, bid))
+            .py_err()
+    }
+}
+
+/// Table indices of a suit or grand game, for fitting: (context, [(suit, x*(s), x*(h)), ...],
+/// trump cell, discard points).
+#[pyfunction]
+pub fn bidding_indices(
+    hand: CardsArg,
+    discard: CardsArg,
+    kind: usize,
+    seat: usize,
+) -> PyResult<(usize, Vec<(usize, usize, usize)>, usize, u32)> {
+    if kind >= bidding::NULL {
+        return Err(CoreError::InvalidContract(format!(
+            "table indices exist for suit and grand kinds (0-4), got {kind}"
+        )))
+        .py_err();
+    }
+    if seat > 2 {
+        return Err(PyValueError::new_err(format!("seat must be 0-2, got {seat}")));
+    }
+    let ix = bidding::trump_indices(hand.0, discard.0, kind, seat);
+    Ok((
+        ix.context,
+        ix.sides[..ix.n_sides].to_vec(),
+        ix.trump,
+        ix.discard_points,
+    ))
+}

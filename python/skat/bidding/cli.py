@@ -1,0 +1,209 @@
+"""``skat train bidding`` and ``skat report bidding``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+TRAIN_HELP = """\
+Learn the 10+2 bidding evaluation from played games.
+
+Generates training games (--games N): for each deal a declarer and a contract are chosen
+(strongest-looking or random, so that losing contracts are seen too; with --guide MODEL the
+contract is drawn around win probability 0.65 by that model), the auction is settled at 18 and
+three pimc players (--worlds) play the cards. The records are appended to --records FILE
+(resumable: games already there are skipped). Then fits the tables and weights to those games,
+any --data record files and any --iss human record files, keeping a seeded share
+(--held-out) aside, written to --held-out-records for 'skat report bidding'.
+"""
+
+REPORT_HELP = """\
+Calibration of a bidding model: on held-out games (--data), predicted against actual declarer
+win rates per game type, Brier scores, and the open-handed solver's verdict on the same deals
+(the thesis's Table 4.1 comparison); on real human games (--iss) the same where their
+declarations can be scored. Writes a calibration plot (--plot PNG) and JSON (--json).
+"""
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+    )
+
+
+def _count_lines(path: str) -> int:
+    if not os.path.exists(path):
+        return 0
+    with open(path, encoding="utf-8") as f:
+        return sum(1 for line in f if line.strip())
+
+
+def cmd_train(args: argparse.Namespace, console: Console) -> int:
+    from skat.bidding.fit import fit, samples_from_records, split
+    from skat.bidding.generate import generate, read_records
+
+    if args.what != "bidding":
+        console.print(f"[red]unknown training target {args.what!r}[/red]")
+        return 2
+    files: list[str] = list(args.data or [])
+    if args.games:
+        if not args.records:
+            console.print("[red]--games needs --records FILE to keep the generated games[/red]")
+            return 2
+        have = _count_lines(args.records)
+        todo = max(0, args.games - have)
+        console.print(
+            f"training games: {have} in {args.records}, generating {todo} more"
+            f" (seed {args.seed}, {args.worlds} worlds, {args.workers} workers)"
+        )
+        if todo:
+            with _progress(console) as bar, open(args.records, "a", encoding="utf-8") as out:
+                task = bar.add_task("playing", total=todo)
+                for record in generate(
+                    todo,
+                    args.seed,
+                    start=have,
+                    worlds=args.worlds,
+                    workers=args.workers,
+                    model_path=args.guide,
+                    progress=lambda n: bar.advance(task, n),
+                ):
+                    out.write(record + "\n")
+                    out.flush()
+        files.append(args.records)
+    if not files and not args.iss:
+        console.print("[red]nothing to learn from: give --games, --data or --iss[/red]")
+        return 2
+    errors: list[str] = []
+    samples = samples_from_records(
+        read_records(files + list(args.iss or [])), on_error=lambda line, e: errors.append(str(e))
+    )
+    if errors:
+        console.print(f"[yellow]{len(errors)} unreadable record(s) skipped[/yellow]")
+    train, held = split(samples, args.held_out, args.seed)
+    console.print(f"{len(samples)} declared games: {len(train)} to fit, {len(held)} held out")
+    if args.held_out_records and held:
+        _write_held_out(files + list(args.iss or []), args.held_out, args.seed, args.held_out_records)
+    note = {
+        "command": "skat " + " ".join(sys.argv[1:]) if sys.argv and "skat" in sys.argv[0] else "",
+        "sources": [os.path.basename(f) for f in files + list(args.iss or [])],
+        "seed": args.seed,
+        "worlds": args.worlds,
+        "held_out": args.held_out,
+        "training_games": len(train),
+    }
+    try:
+        model = fit(train, note)
+    except Exception as e:
+        console.print(f"[red]fitting failed: {escape(str(e))}[/red]")
+        return 1
+    model.save(args.out)
+    t = Table(title=f"fitted {args.out} ({Path(args.out).stat().st_size // 1024} KB)")
+    for col in ("family", "games", "win rate", "Brier (out of fold)"):
+        t.add_column(col, justify="right")
+    for fam, info in model.meta["fit"].items():
+        t.add_row(fam, str(info["games"]), f"{info['win_rate']:.3f}", f"{info['brier_oof']:.4f}")
+    console.print(t)
+    return 0
+
+
+def _write_held_out(files: list[str], share: float, seed: int, path: str) -> None:
+    """Writes the records of the held-out games (the split of ``fit.split`` on the samples)."""
+    from skat._core import Game, SkatError
+    from skat.bidding.fit import sample_from_game, split
+    from skat.bidding.generate import read_records
+
+    pairs = []
+    for line in read_records(files):
+        try:
+            s = sample_from_game(Game.from_iss(line))
+        except SkatError:
+            continue
+        if s is not None:
+            pairs.append((s, line))
+    _, held = split([s for s, _ in pairs], share, seed)
+    held_ids = {id(s) for s in held}
+    with open(path, "w", encoding="utf-8") as f:
+        for s, line in pairs:
+            if id(s) in held_ids:
+                f.write(line + "\n")
+
+
+def cmd_report(args: argparse.Namespace, console: Console) -> int:
+    from skat.bidding.model import BiddingModel, default_model
+    from skat.bidding.report import bidding_report, plot_calibration, report_tables
+
+    if args.what != "bidding":
+        console.print(f"[red]unknown report {args.what!r}[/red]")
+        return 2
+    model = BiddingModel.load(args.model) if args.model else default_model()
+    with _progress(console) as bar:
+        task = bar.add_task("solving", total=None)
+        report = bidding_report(
+            model,
+            args.data or [],
+            args.iss or [],
+            solver_games=args.solver_games,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+    for table in report_tables(report):
+        console.print(table)
+    if args.plot:
+        plot_calibration(report, args.plot)
+        console.print(f"calibration plot: {args.plot}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=2)
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds ``train`` and ``report`` to the ``skat`` command line."""
+    t = sub.add_parser(
+        "train",
+        help="learn the bidding evaluation",
+        description=TRAIN_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    t.add_argument("what", choices=["bidding"], help="what to train")
+    t.add_argument("--games", type=int, default=0, help="training games to have in --records")
+    t.add_argument("--records", metavar="FILE", help="generated games (ISS records, appended)")
+    t.add_argument("--seed", type=int, default=1, help="generation and split seed (default 1)")
+    t.add_argument("--worlds", type=int, default=8, help="pimc worlds per decision (default 8)")
+    t.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    t.add_argument("--guide", metavar="MODEL", help="choose contracts with this model")
+    t.add_argument("--data", nargs="*", metavar="FILE", help="more record files to learn from")
+    t.add_argument("--iss", nargs="*", metavar="FILE", help="human ISS record files")
+    t.add_argument("--held-out", type=float, default=0.2, help="share kept aside (default 0.2)")
+    t.add_argument("--held-out-records", metavar="FILE", help="write the held-out records here")
+    t.add_argument("--out", default="bidding.npz", help="model file to write (default bidding.npz)")
+    t.set_defaults(func=cmd_train)
+
+    r = sub.add_parser(
+        "report",
+        help="reports on learned models (calibration)",
+        description=REPORT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    r.add_argument("what", choices=["bidding"], help="what to report on")
+    r.add_argument("--model", metavar="FILE", help="bidding model (default: the packaged one)")
+    r.add_argument("--data", nargs="*", metavar="FILE", help="held-out self-play records")
+    r.add_argument("--iss", nargs="*", metavar="FILE", help="human ISS record files")
+    r.add_argument(
+        "--solver-games", type=int, default=1000, help="games checked by the solver (default 1000)"
+    )
+    r.add_argument("--plot", metavar="PNG", help="write the calibration plot")
+    r.add_argument("--json", metavar="FILE", help="write the report as JSON")
+    r.set_defaults(func=cmd_report)

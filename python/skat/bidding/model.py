@@ -1,0 +1,147 @@
+"""The learned 10+2 evaluation as a Python object: loading, saving and querying.
+
+A model is a set of float32 arrays (the tables and logistic weights the compiled evaluator
+needs, listed by ``skat._core.BiddingTables.parts()``) plus a JSON note of how it was made,
+stored together in one ``.npz`` file. The package ships one, trained by ``skat train
+bidding`` (see ``docs/bidding.md``); :func:`default_model` loads it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from skat._core import BiddingTables, Cards, Contract, SkatError
+
+_CardsLike = Cards | str
+
+#: Contract kind names in index order (the evaluation's game types).
+KINDS = ("D", "H", "S", "C", "G", "N", "NO")
+
+
+class ModelError(SkatError):
+    """A bidding model file that is missing, malformed or does not fit the evaluator."""
+
+
+def kind_index(kind: int | str | Contract) -> int:
+    """The kind index (0-6) of a kind name (``"C"``, ``"NO"``...), index or contract."""
+    if isinstance(kind, Contract):
+        name = kind.game_type.letter + ("O" if kind.ouvert and kind.game_type.letter == "N" else "")
+        return KINDS.index(name)
+    if isinstance(kind, str):
+        key = kind.strip().upper()
+        if key not in KINDS:
+            raise ModelError(f"unknown contract kind {kind!r}; kinds: {' '.join(KINDS)}")
+        return KINDS.index(key)
+    if not 0 <= int(kind) < len(KINDS):
+        raise ModelError(f"contract kind must be 0-6, got {kind}")
+    return int(kind)
+
+
+class BiddingModel:
+    """The 10+2 evaluation: tables, weights and the note of how they were made.
+
+    >>> from skat.bidding import default_model
+    >>> m = default_model()
+    >>> 0.0 <= m.win_probability("CJ SJ HJ CA CT CK SA ST HA D7", "D8 D9", "G", 0) <= 1.0
+    True
+    """
+
+    def __init__(self, arrays: dict[str, np.ndarray], meta: dict[str, Any] | None = None) -> None:
+        expected = dict(BiddingTables.parts())
+        missing = sorted(set(expected) - set(arrays))
+        if missing:
+            raise ModelError(f"bidding model lacks array(s) {', '.join(missing)}")
+        clean: dict[str, np.ndarray] = {}
+        for name, size in expected.items():
+            a = np.asarray(arrays[name], dtype="<f4").reshape(-1)
+            if a.size != size:
+                raise ModelError(f"bidding model array {name} has {a.size} values, need {size}")
+            if not np.all(np.isfinite(a)):
+                raise ModelError(f"bidding model array {name} holds values that are not finite")
+            clean[name] = a
+        self.arrays = clean
+        self.meta: dict[str, Any] = dict(meta or {})
+        self.tables = BiddingTables({k: v.tobytes() for k, v in clean.items()})
+
+    # ----- files -----------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> BiddingModel:
+        """Reads a model saved by :meth:`save`."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {k: data[k] for k in data.files if k != "meta"}
+                meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+        except (OSError, ValueError, KeyError) as e:
+            raise ModelError(f"cannot read bidding model {os.fspath(path)!r}: {e}") from e
+        return cls(arrays, meta)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the arrays and the note (compressed ``.npz``)."""
+        np.savez_compressed(path, meta=np.array(json.dumps(self.meta, sort_keys=True)), **self.arrays)
+
+    # ----- queries ---------------------------------------------------------------------
+
+    def win_probability(
+        self, hand: _CardsLike, discard: _CardsLike, kind: int | str | Contract, seat: int
+    ) -> float:
+        """``e_k(h, s, p)``: probability that the declarer wins (61+ points; null: no trick)."""
+        return self.tables.win_probability(hand, discard, kind_index(kind), seat)
+
+    def probabilities(
+        self, hand: _CardsLike, discard: _CardsLike, kind: int | str | Contract, seat: int
+    ) -> tuple[float, float, float]:
+        """Win, schneider and schwarz probabilities (null kinds: win, 0, 0)."""
+        return self.tables.probabilities(hand, discard, kind_index(kind), seat)
+
+    def win_probabilities(
+        self,
+        hands: np.ndarray | list[int],
+        discards: np.ndarray | list[int],
+        kinds: np.ndarray | list[int],
+        seats: np.ndarray | list[int],
+    ) -> np.ndarray:
+        """Vectorised :meth:`win_probability` over card bit sets (``Cards.bits``)."""
+        cols = [np.asarray(x, dtype=np.int64).reshape(-1) for x in (hands, discards, kinds, seats)]
+        n = cols[0].size
+        if any(c.size != n for c in cols):
+            raise ModelError("hands, discards, kinds and seats must have the same length")
+        h, d, k, s = (c.tolist() for c in cols)
+        return np.asarray(self.tables.win_probabilities(h, d, k, s), dtype=np.float64)
+
+    def best_discard(
+        self, twelve: _CardsLike, kind: int | str | Contract, seat: int
+    ) -> tuple[float, Cards]:
+        """The discard with the highest win probability for ``kind`` and that probability."""
+        cards = sorted(Cards(twelve))
+        if len(cards) != 12:
+            raise ModelError(f"best_discard needs 12 cards, got {len(cards)}")
+        k = kind_index(kind)
+        all_bits = Cards(cards).bits
+        hands, discards = [], []
+        for i in range(12):
+            for j in range(i + 1, 12):
+                pair = (1 << cards[i].index) | (1 << cards[j].index)
+                hands.append(all_bits & ~pair)
+                discards.append(pair)
+        p = self.win_probabilities(hands, discards, [k] * 66, [seat] * 66)
+        best = int(np.argmax(p))
+        return float(p[best]), Cards.from_bits(discards[best])
+
+
+@lru_cache(maxsize=1)
+def default_model() -> BiddingModel:
+    """The model shipped with the package (``skat/data/bidding.npz``)."""
+    ref = resources.files("skat") / "data" / "bidding.npz"
+    with resources.as_file(ref) as path:
+        if not path.is_file():
+            raise ModelError(
+                f"the packaged bidding model {path} is missing; train one with 'skat train bidding'"
+            )
+        return BiddingModel.load(path)

@@ -1,0 +1,130 @@
+"""The ``kermit`` player: Kermit's learned bidding with PIMC card play.
+
+Bidding: the player bids (or holds) while the bidding tree's value at the next bid, the chance
+of winning a game that reaches it (:func:`skat.bidding.evaluate`), is at least ``threshold``
+(Kermit's B = 0.6; Zoot played 0.55). After winning the auction it compares the expected
+Seeger-Fabian score of picking up the skat (the mean over the 231 possible skats of the best
+discard and contract) with the best hand game (announcements included where they pay) and
+then declares the discard and contract of highest expected score, null ouvert included. Card
+play is the ``pimc`` player's.
+
+Options (spec ``kermit:threshold=0.55,worlds=40``): ``threshold``, ``model`` (path of a
+bidding model ``.npz``; default the packaged one) and every ``pimc`` option.
+
+>>> from skat.players import make_player
+>>> p = make_player("kermit:threshold=0.55,worlds=20,threads=1")
+>>> p.threshold
+0.55
+"""
+
+from __future__ import annotations
+
+from skat._core import Action, Cards, Contract, Phase, View, bids
+from skat.bidding.model import BiddingModel, default_model
+from skat.players.base import register
+from skat.players.pimc import PimcPlayer
+
+BIDS = bids()
+
+
+@register("kermit")
+class KermitPlayer(PimcPlayer):
+    """Kermit: learned 10+2 bidding (threshold 0.6) and PIMC card play."""
+
+    def __init__(
+        self,
+        threshold: float = 0.6,
+        model: str | None = None,
+        worlds: int = 160,
+        seconds: float | None = None,
+        points: bool = True,
+        threads: int | None = None,
+        tt_mb: int = 16,
+        seed: int = 0,
+    ) -> None:
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be in [0, 1], got {threshold}")
+        super().__init__(
+            worlds=worlds, seconds=seconds, points=points, threads=threads, tt_mb=tt_mb, seed=seed
+        )
+        self.threshold = threshold
+        self.model: BiddingModel = BiddingModel.load(model) if model else default_model()
+        self._values: dict[int, float] = {}
+        self._plan: Contract | None = None
+
+    def new_game(self, seat: int, seed: int) -> None:
+        super().new_game(seat, seed)
+        self._values = {}
+        self._plan = None
+
+    # ----- bidding -----------------------------------------------------------------------
+
+    def bid_value(self, view: View, bid: int) -> float:
+        """The tree's value of this seat's hand at ``bid`` (cached for the game)."""
+        if not self._values:
+            values, _ = self.model.tables.evaluate(view.hand, view.seat, BIDS)
+            self._values = dict(zip(BIDS, values, strict=True))
+        return self._values[bid]
+
+    def _bid(self, view: View, legal: list[Action]) -> Action:
+        hold = next((a for a in legal if a.kind == "hold"), None)
+        if hold is not None:
+            return hold if self.bid_value(view, view.bid) >= self.threshold else _pass(legal)
+        nxt = next((a for a in legal if a.kind == "bid"), None)
+        if nxt is not None and nxt.bid is not None and self.bid_value(view, nxt.bid) >= self.threshold:
+            return nxt
+        return _pass(legal)
+
+    # ----- after the auction -------------------------------------------------------------
+
+    def _skat(self, view: View, legal: list[Action]) -> Action:
+        t = self.model.tables
+        pickup = t.pickup_value(view.hand, view.seat, view.bid)
+        _, contract, hand_ev, _ = t.best_hand(view.hand, view.seat, view.bid)
+        if hand_ev > pickup:
+            action = _declaration(legal, contract)
+            if action is not None:
+                return action
+        return next(a for a in legal if a.kind == "pickup")
+
+    def _discard(self, view: View, legal: list[Action]) -> Action:
+        discard, contract, _, _ = self.model.tables.best_pickup(view.hand, view.seat, view.bid)
+        assert discard is not None
+        self._plan = contract
+        return next(a for a in legal if a.kind == "discard" and a.cards == discard)
+
+    def _declare(self, view: View, legal: list[Action]) -> Action:
+        if self._plan is not None:
+            action = _declaration(legal, self._plan)
+            if action is not None:
+                return action
+        # no plan (e.g. a discard made by someone else): the best legal pick-up contract
+        skat = view.discard or Cards()
+        best: tuple[float, Action] | None = None
+        for a in legal:
+            if a.contract is None:
+                continue
+            scored = self.model.tables.expected_score(view.hand, skat, a.contract, view.seat, view.bid)
+            if scored is not None and (best is None or scored[0] > best[0]):
+                best = (scored[0], a)
+        return best[1] if best is not None else legal[0]
+
+    def act(self, view: View) -> Action | str:
+        legal = view.legal_actions()
+        if view.phase == Phase.BIDDING:
+            return self._bid(view, legal)
+        if view.phase == Phase.SKAT:
+            return self._skat(view, legal)
+        if view.phase == Phase.DISCARD:
+            return self._discard(view, legal)
+        if view.phase == Phase.DECLARE:
+            return self._declare(view, legal)
+        return super().act(view)
+
+
+def _pass(legal: list[Action]) -> Action:
+    return next(a for a in legal if a.kind == "pass")
+
+
+def _declaration(legal: list[Action], contract: Contract) -> Action | None:
+    return next((a for a in legal if a.kind == "declare" and a.contract == contract), None)
