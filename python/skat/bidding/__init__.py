@@ -76,7 +76,9 @@ def win_probabilities(
     )
 
 
-def evaluate(hand: _CardsLike, seat: int, bid: int = 18, model: BiddingModel | None = None) -> float:
+def evaluate(
+    hand: _CardsLike, seat: int, bid: int = 18, model: BiddingModel | None = None
+) -> float:
     """The bidding tree's root value for a 10-card hand when the game must reach ``bid``."""
     values, _ = (model or default_model()).tables.evaluate(hand, seat, [bid])
     return values[0]

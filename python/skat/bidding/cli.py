@@ -95,7 +95,9 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
     train, held = split(samples, args.held_out, args.seed)
     console.print(f"{len(samples)} declared games: {len(train)} to fit, {len(held)} held out")
     if args.held_out_records and held:
-        _write_held_out(files + list(args.iss or []), args.held_out, args.seed, args.held_out_records)
+        _write_held_out(
+            files + list(args.iss or []), args.held_out, args.seed, args.held_out_records
+        )
     note = {
         "command": "skat " + " ".join(sys.argv[1:]) if sys.argv and "skat" in sys.argv[0] else "",
         "sources": [os.path.basename(f) for f in files + list(args.iss or [])],

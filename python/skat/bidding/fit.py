@@ -163,17 +163,19 @@ def _ridge(x: np.ndarray, y: np.ndarray, w: np.ndarray, lam: float = 1.0) -> np.
 
 
 def _bits(values: np.ndarray, n: int) -> np.ndarray:
-    return ((values[:, None] >> np.arange(n)) & 1).astype(np.float64)
+    out: np.ndarray = ((values[:, None] >> np.arange(n)) & 1).astype(np.float64)
+    return out
 
 
 def _onehot(values: np.ndarray, n: int) -> np.ndarray:
-    return (values[:, None] == np.arange(n)).astype(np.float64)
+    out: np.ndarray = (values[:, None] == np.arange(n)).astype(np.float64)
+    return out
 
 
 def _side_design(contexts: int) -> np.ndarray:
     """Descriptors of every side cell (context, s7, h7) in flat order."""
-    c, s, h = np.meshgrid(np.arange(contexts), np.arange(128), np.arange(128), indexing="ij")
-    c, s, h = c.ravel(), s.ravel(), h.ravel()
+    grid = np.meshgrid(np.arange(contexts), np.arange(128), np.arange(128), indexing="ij")
+    c, s, h = (g.ravel() for g in grid)
     length = np.array([bin(v).count("1") for v in range(128)])[h]
     return np.hstack(
         [np.ones((c.size, 1)), _onehot(c, contexts), _bits(h, 7), _bits(s, 7), _onehot(length, 8)]
@@ -185,7 +187,13 @@ def _suit_trump_design() -> np.ndarray:
     pattern, tt, vt = cell // 12, (cell // 3) % 4, cell % 3
     count = np.array([bin(v).count("1") for v in range(2048)])[pattern]
     return np.hstack(
-        [np.ones((cell.size, 1)), _bits(pattern, 11), _onehot(count, 12), _onehot(tt, 4), _onehot(vt, 3)]
+        [
+            np.ones((cell.size, 1)),
+            _bits(pattern, 11),
+            _onehot(count, 12),
+            _onehot(tt, 4),
+            _onehot(vt, 3),
+        ]
     )
 
 
@@ -231,8 +239,8 @@ def _smoothed_table(name: str, cells: np.ndarray, values: np.ndarray) -> np.ndar
     seen = counts > 0
     means = sums[seen] / counts[seen, None]
     prior = x @ _ridge(x[seen], means, counts[seen])
-    out = (sums + SHRINK * prior) / (counts + SHRINK)[:, None]
-    return out
+    smoothed: np.ndarray = (sums + SHRINK * prior) / (counts + SHRINK)[:, None]
+    return smoothed
 
 
 @dataclass
@@ -252,9 +260,7 @@ class _TrumpRows:
 def _trump_rows(samples: Sequence[Sample]) -> _TrumpRows:
     rows = _TrumpRows([], [], [], [], [], [], [], [])
     for s in samples:
-        ctx, sides, trump, dpts = bidding_indices(
-            _cards(s.hand), _cards(s.discard), s.kind, s.seat
-        )
+        ctx, sides, trump, dpts = bidding_indices(_cards(s.hand), _cards(s.discard), s.kind, s.seat)
         rows.side_cells.append([(ctx * 128 + sx) * 128 + hx for _, sx, hx in sides])
         rows.side_values.append([(s.points.get(x, 0), s.tricks.get(x, 0)) for x, _, _ in sides])
         rows.trump_cells.append(trump)
@@ -282,10 +288,14 @@ def _tables(rows: _TrumpRows, idx: np.ndarray, family: str) -> tuple[np.ndarray,
         trump_c.append(rows.trump_cells[i])
         trump_v.append(rows.trump_values[i])
     side = _smoothed_table(
-        f"{family}_side", np.asarray(side_c, dtype=np.int64), np.asarray(side_v, np.float64).reshape(-1, 2)
+        f"{family}_side",
+        np.asarray(side_c, dtype=np.int64),
+        np.asarray(side_v, np.float64).reshape(-1, 2),
     )
     trump = _smoothed_table(
-        f"{family}_trump", np.asarray(trump_c, dtype=np.int64), np.asarray(trump_v, np.float64).reshape(-1, 2)
+        f"{family}_trump",
+        np.asarray(trump_c, dtype=np.int64),
+        np.asarray(trump_v, np.float64).reshape(-1, 2),
     )
     return side, trump
 
@@ -324,7 +334,9 @@ def _folds(n: int, k: int = 2) -> list[np.ndarray]:
     return [np.arange(f, n, k) for f in range(k)]
 
 
-def _fit_family(samples: Sequence[Sample], family: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+def _fit_family(
+    samples: Sequence[Sample], family: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     rows = _trump_rows(samples)
     n = len(samples)
     if n < 20:
@@ -344,7 +356,11 @@ def _fit_family(samples: Sequence[Sample], family: str) -> tuple[np.ndarray, np.
     side, trump = _tables(rows, np.arange(n), family)
     z = np.hstack([np.ones((n, 1)), feats]) @ weights[0]
     p = 1 / (1 + np.exp(-z))
-    info = {"games": n, "win_rate": float(y[:, 0].mean()), "brier_oof": float(np.mean((p - y[:, 0]) ** 2))}
+    info = {
+        "games": n,
+        "win_rate": float(y[:, 0].mean()),
+        "brier_oof": float(np.mean((p - y[:, 0]) ** 2)),
+    }
     return side, trump, weights, info
 
 
@@ -386,7 +402,9 @@ def _null_table(samples: Sequence[Sample], prior_fail: np.ndarray | None) -> np.
     return np.asarray(np.clip(rate, 1e-4, 0.99))
 
 
-def _null_fit(samples: Sequence[Sample], prior: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+def _null_fit(
+    samples: Sequence[Sample], prior: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     n = len(samples)
     if n < 20:
         raise SkatError(f"too few null games to fit ({n}); generate more training games")
@@ -413,7 +431,15 @@ def fit(samples: Sequence[Sample], note: dict[str, Any] | None = None) -> Biddin
     """Fits every table and weight to ``samples``; ``note`` is stored in the model's meta."""
     by_family: dict[str, list[Sample]] = {"suit": [], "grand": [], "null": [], "ouvert": []}
     for s in samples:
-        key = "suit" if s.kind < 4 else "grand" if s.kind == 4 else "null" if s.kind == 5 else "ouvert"
+        key = (
+            "suit"
+            if s.kind < 4
+            else "grand"
+            if s.kind == 4
+            else "null"
+            if s.kind == 5
+            else "ouvert"
+        )
         by_family[key].append(s)
     arrays: dict[str, np.ndarray] = {}
     info: dict[str, Any] = {}
@@ -438,7 +464,9 @@ def fit(samples: Sequence[Sample], note: dict[str, Any] | None = None) -> Biddin
     return BiddingModel(arrays, meta)
 
 
-def split(samples: Sequence[Sample], held_out: float, seed: int) -> tuple[list[Sample], list[Sample]]:
+def split(
+    samples: Sequence[Sample], held_out: float, seed: int
+) -> tuple[list[Sample], list[Sample]]:
     """A seeded split into training and held-out samples."""
     rng = np.random.default_rng(seed)
     mask = rng.random(len(samples)) < held_out

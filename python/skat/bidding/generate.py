@@ -30,9 +30,9 @@ import multiprocessing
 import os
 import random
 import signal
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -242,10 +242,8 @@ def generate(
 
 def read_records(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
     """Record lines of ISS files (blank lines and ``#`` comments skipped)."""
-    out = []
+    out: list[str] = []
     for p in paths:
         with open(p, encoding="utf-8") as f:
-            out.extend(
-                line.strip() for line in f if line.strip() and not line.startswith("#")
-            )
+            out.extend(line.strip() for line in f if line.strip() and not line.startswith("#"))
     return out

@@ -84,7 +84,9 @@ class BiddingModel:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the arrays and the note (compressed ``.npz``)."""
-        np.savez_compressed(path, meta=np.array(json.dumps(self.meta, sort_keys=True)), **self.arrays)
+        arrays: dict[str, Any] = dict(self.arrays)
+        arrays["meta"] = np.array(json.dumps(self.meta, sort_keys=True))
+        np.savez_compressed(path, **arrays)
 
     # ----- queries ---------------------------------------------------------------------
 

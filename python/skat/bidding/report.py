@@ -11,6 +11,7 @@ actual), because real defenders do not see the cards.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -68,15 +69,15 @@ def _section(
         s = sample_from_game(game)
         if s is None:
             continue
-        p = model.tables.win_probability(
+        prob = model.tables.win_probability(
             Cards.from_bits(s.hand), Cards.from_bits(s.discard), s.kind, s.seat
         )
-        rows.append((family_of(s.kind), p, s.won, None))
+        rows.append((family_of(s.kind), prob, s.won, None))
         games.append(game)
     n_solve = min(solver_games, len(rows))
     for i in range(n_solve):
-        fam, p, won, _ = rows[i]
-        rows[i] = (fam, p, won, solver_verdict(games[i], solver))
+        fam, prob, won, _ = rows[i]
+        rows[i] = (fam, prob, won, solver_verdict(games[i], solver))
         if progress:
             progress(i + 1, n_solve)
     out: dict[str, Any] = {"games": len(rows), "families": {}}
@@ -108,12 +109,17 @@ def _section(
             }
         bins = []
         edges = np.linspace(0, 1, 11)
-        for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        for lo, hi in itertools.pairwise(edges):
             m = (p >= lo) & ((p < hi) | (hi == 1.0))
             if m.sum():
                 bins.append(
-                    {"lo": float(lo), "hi": float(hi), "n": int(m.sum()),
-                     "predicted": float(p[m].mean()), "actual": float(y[m].mean())}
+                    {
+                        "lo": float(lo),
+                        "hi": float(hi),
+                        "n": int(m.sum()),
+                        "predicted": float(p[m].mean()),
+                        "actual": float(y[m].mean()),
+                    }
                 )
         entry["bins"] = bins
         out["families"][fam] = entry
@@ -147,15 +153,28 @@ def report_tables(report: dict[str, Any]) -> list[Table]:
     for name, sec in report["sections"].items():
         t = Table(title=f"{name}: {sec['games']} declared games")
         for col in (
-            "family", "games", "actual", "10+2", "Brier 10+2", "Brier base",
-            "solved", "actual (solved)", "solver", "Brier solver", "Brier 10+2 (solved)",
+            "family",
+            "games",
+            "actual",
+            "10+2",
+            "Brier 10+2",
+            "Brier base",
+            "solved",
+            "actual (solved)",
+            "solver",
+            "Brier solver",
+            "Brier 10+2 (solved)",
         ):
             t.add_column(col, justify="right")
         for fam, e in sec["families"].items():
             s = e.get("solver")
             t.add_row(
-                fam, str(e["n"]), f"{e['actual']:.3f}", f"{e['predicted']:.3f}",
-                f"{e['brier']:.4f}", f"{e['brier_base_rate']:.4f}",
+                fam,
+                str(e["n"]),
+                f"{e['actual']:.3f}",
+                f"{e['predicted']:.3f}",
+                f"{e['brier']:.4f}",
+                f"{e['brier_base_rate']:.4f}",
                 str(s["n"]) if s else "-",
                 f"{s['actual']:.3f}" if s else "-",
                 f"{s['solver_rate']:.3f}" if s else "-",
@@ -176,7 +195,12 @@ def plot_calibration(report: dict[str, Any], path: str) -> None:
     sections = list(report["sections"].items())
     fig, axes = plt.subplots(1, max(1, len(sections)), figsize=(6 * max(1, len(sections)), 5.5))
     axes = np.atleast_1d(axes)
-    colors = {"suit": "tab:blue", "grand": "tab:red", "null": "tab:green", "null ouvert": "tab:purple"}
+    colors = {
+        "suit": "tab:blue",
+        "grand": "tab:red",
+        "null": "tab:green",
+        "null ouvert": "tab:purple",
+    }
     for ax, (name, sec) in zip(axes, sections, strict=False):
         ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--")
         for fam, e in sec["families"].items():
@@ -185,12 +209,26 @@ def plot_calibration(report: dict[str, Any], path: str) -> None:
             ns = [b["n"] for b in e["bins"]]
             ax.plot(xs, ys, "-o", color=colors[fam], label=f"{fam} (n={e['n']})", ms=3)
             ax.scatter(xs, ys, s=[min(200, 4 + n / 5) for n in ns], color=colors[fam], alpha=0.3)
-            ax.scatter([e["predicted"]], [e["actual"]], marker="*", s=180, color=colors[fam],
-                       edgecolor="black", zorder=5)
+            ax.scatter(
+                [e["predicted"]],
+                [e["actual"]],
+                marker="*",
+                s=180,
+                color=colors[fam],
+                edgecolor="black",
+                zorder=5,
+            )
             s = e.get("solver")
             if s:
-                ax.scatter([s["solver_rate"]], [s["actual"]], marker="X", s=120, color=colors[fam],
-                           edgecolor="black", zorder=5)
+                ax.scatter(
+                    [s["solver_rate"]],
+                    [s["actual"]],
+                    marker="X",
+                    s=120,
+                    color=colors[fam],
+                    edgecolor="black",
+                    zorder=5,
+                )
         ax.set_xlabel("predicted declarer win rate")
         ax.set_ylabel("actual declarer win rate")
         ax.set_title(f"{name} ({sec['games']} games)\n★ 10+2 mean, ✕ open-handed solver")
