@@ -1,8 +1,8 @@
 """The ``skat`` command line.
 
-Commands: ``deal``, ``play``, ``replay``, ``random-games``, ``bench``, ``tournament``. Every
-command has ``--help``. Every random choice comes from a seed; when none is given one is drawn
-and printed, so any run can be repeated.
+Commands: ``deal``, ``play``, ``serve``, ``replay``, ``random-games``, ``bench``,
+``tournament``. Every command has ``--help``. Every random choice comes from a seed; when none
+is given one is drawn and printed, so any run can be repeated.
 """
 
 from __future__ import annotations
@@ -283,6 +283,35 @@ def cmd_bench_pimc(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_bench_bidding(args: argparse.Namespace, console: Console) -> int:
+    from skat.bench import bench_bidding
+
+    with console.status(f"timing the bidding tree on {args.hands} hands..."):
+        out = bench_bidding(hands=args.hands, seed=args.seed, repeat=args.repeat)
+    table = Table(
+        title=f"Bidding evaluation, ms per hand, one thread ({args.hands} random hands, best of"
+        f" {out['repeat']} runs per hand; {out['machine']})"
+    )
+    for col in ("search", "median", "mean", "p95", "max"):
+        table.add_column(col, justify="right")
+    names = {
+        "tree_ms": f"bidding tree at bid 18 (at most {out['leaves_max']:,} leaves)",
+        "tree_all_bids_ms": "bidding tree, all 63 bids at once",
+        "hand_game_ms": "best hand game (all hand contracts x 231 skats)",
+        "pickup_value_ms": "pick-up value (231 skats x 66 discards x 7 contracts)",
+    }
+    for key, label in names.items():
+        t = out[key]
+        table.add_row(
+            label, f"{t['median']:.2f}", f"{t['mean']:.2f}", f"{t['p95']:.2f}", f"{t['max']:.2f}"
+        )
+    console.print(table)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=2)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     from skat.bench import bench_rules
 
@@ -290,6 +319,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         return cmd_bench_solver(args, console)
     if args.what == "pimc":
         return cmd_bench_pimc(args, console)
+    if args.what == "bidding":
+        return cmd_bench_bidding(args, console)
     with console.status("measuring random games (Rust, Python API, OpenSpiel if installed)..."):
         out = bench_rules(games=args.games, repeat=args.repeat, seed=args.seed)
     table = Table(
@@ -333,10 +364,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     from skat.players import PlayerSpecError, make_player
 
     if not args.watch:
-        console.print(
-            "[red]interactive play is not available yet; use --watch to watch three players[/red]"
-        )
-        return 2
+        return _play_interactive(args, console)
     specs = [s.strip() for s in args.players.split(",")]
     if len(specs) == 1:
         specs = specs * 3
@@ -383,6 +411,54 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     console.print(f"Scores (Seeger-Fabian): {game.result.scores}")
     console.print(f"[dim]{escape(game.to_iss())}[/dim]", soft_wrap=True)
     return 0
+
+
+def _play_interactive(args: argparse.Namespace, console: Console) -> int:
+    from skat.players import PlayerSpecError
+    from skat.ui import terminal
+    from skat.ui.common import UiError
+    from skat.ui.session import Session
+
+    seat = _seat_arg(args.seat)
+    if seat is None:
+        console.print("[red]--seat is 0, 1, 2 or forehand, middlehand, rearhand[/red]")
+        return 2
+    specs = [s.strip() for s in args.opponents.split(",")] if args.opponents else []
+    seed = _seed(args.seed, console)
+    try:
+        session = Session(
+            seat=seat,
+            opponents=specs or [_default_opponent()],
+            seed=seed,
+            games=args.games,
+        )
+    except (PlayerSpecError, UiError) as e:
+        console.print(f"[red]{escape(str(e))}[/red]")
+        return 2
+    return terminal.run(session, console, records=args.records)
+
+
+def _seat_arg(text: str) -> int | None:
+    names = {"forehand": 0, "middlehand": 1, "rearhand": 2, "0": 0, "1": 1, "2": 2}
+    return names.get(text.strip().lower())
+
+
+def _default_opponent() -> str:
+    from skat.ui.common import DEFAULT_OPPONENT
+
+    return DEFAULT_OPPONENT
+
+
+def cmd_serve(args: argparse.Namespace, console: Console) -> int:
+    from skat.web.server import serve
+
+    return serve(
+        host=args.host,
+        port=args.port,
+        opponents=args.opponents,
+        pace=args.pace,
+        console=console,
+    )
 
 
 def _fmt(value: float | None, spec: str = "+.1f") -> str:
@@ -529,17 +605,65 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser(
         "play",
-        help="play or watch a game",
-        description="Watch one game between three players, trick by trick (--watch).",
+        help="play a list of games against two AI players, or watch one (--watch)",
+        description="Play Skat in the terminal against two AI players: bid, take the skat,"
+        " declare and play the tricks; results with their valuation and a Seeger-Fabian score"
+        " sheet; hints and an open-handed analysis of every card after each game. Type help at"
+        " any prompt. With --watch, watch one game between three players instead.",
     )
+    pl.add_argument(
+        "--seat",
+        default="0",
+        help="your seat in the first game: 0/forehand, 1/middlehand, 2/rearhand; it moves"
+        " round the table from game to game (default: 0)",
+    )
+    pl.add_argument(
+        "--opponents",
+        default="",
+        metavar="SPEC[,SPEC]",
+        help="the AI players: one spec for both or two comma-separated (default: the"
+        " strongest available player, see 'skat.ui.common.DEFAULT_OPPONENT')",
+    )
+    pl.add_argument(
+        "--games",
+        type=int,
+        default=3,
+        help="length of the list (default: 3, one round in which each player deals once;"
+        " a tournament list has 36)",
+    )
+    pl.add_argument("--records", metavar="FILE", help="write the list's ISS records at the end")
     pl.add_argument("--watch", action="store_true", help="watch three AI players")
     pl.add_argument(
         "--players",
         default="rules,rules,rules",
-        help="one spec or three comma-separated player specs (e.g. cheater,rules,rules)",
+        help="with --watch: one spec or three comma-separated player specs"
+        " (e.g. cheater,rules,rules)",
     )
-    pl.add_argument("--seed", type=int, help="deal seed (default: drawn and printed)")
+    pl.add_argument("--seed", type=int, help="seed of the deals (default: drawn and printed)")
     pl.set_defaults(func=cmd_play)
+
+    sv = sub.add_parser(
+        "serve",
+        help="play in the browser: a small web server",
+        description="Serve the Skat table to the browser: every browser session plays its own"
+        " list against two AI players, with hints, analysis and ISS downloads. Prints the"
+        " address to open.",
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=0, help="port (default: a free port, printed)")
+    sv.add_argument(
+        "--opponents",
+        default="",
+        metavar="SPEC[,SPEC]",
+        help="the AI players of new sessions (default: the strongest available player)",
+    )
+    sv.add_argument(
+        "--pace",
+        type=float,
+        default=0.5,
+        help="seconds between two AI cards, so that people can follow (default: 0.5)",
+    )
+    sv.set_defaults(func=cmd_serve)
 
     r = sub.add_parser(
         "replay",
@@ -567,9 +691,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Benchmarks: 'rules' (random games per second, against OpenSpiel if "
         "installed), 'solver' (open-handed solver at 30 cards, ablations, node signature) and "
         "'pimc' (seconds per PIMC decision in the first trick, and per game of three pimc "
-        "players).",
+        "players) and 'bidding' (milliseconds per bidding-tree evaluation).",
     )
-    b.add_argument("what", choices=["rules", "solver", "pimc"], help="what to measure")
+    b.add_argument("what", choices=["rules", "solver", "pimc", "bidding"], help="what to measure")
+    b.add_argument("--hands", type=int, default=200, help="bidding: random hands to time")
     b.add_argument("--games", type=int, default=2000, help="rules: games per timed run")
     b.add_argument("--repeat", type=int, default=5, help="rules: timed runs (median reported)")
     b.add_argument("--positions", type=int, default=100, help="solver: random positions")
@@ -632,6 +757,10 @@ def build_parser() -> argparse.ArgumentParser:
         " P0..P2 name the players); replay with 'skat replay FILE'",
     )
     t.set_defaults(func=cmd_tournament)
+
+    from skat.bidding.cli import add_commands
+
+    add_commands(sub)
     return p
 
 

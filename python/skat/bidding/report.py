@@ -151,19 +151,22 @@ def report_tables(report: dict[str, Any]) -> list[Table]:
     """Rich tables of a report."""
     tables = []
     for name, sec in report["sections"].items():
-        t = Table(title=f"{name}: {sec['games']} declared games")
+        t = Table(
+            title=f"{name}: {sec['games']} declared games (win rates; Brier scores, lower is"
+            " better; 'solved': the subset the open-handed solver checked)"
+        )
         for col in (
             "family",
-            "games",
+            "n",
             "actual",
             "10+2",
-            "Brier 10+2",
-            "Brier base",
+            "B 10+2",
+            "B base",
             "solved",
-            "actual (solved)",
+            "actual",
             "solver",
-            "Brier solver",
-            "Brier 10+2 (solved)",
+            "B solver",
+            "B 10+2",
         ):
             t.add_column(col, justify="right")
         for fam, e in sec["families"].items():
@@ -204,9 +207,10 @@ def plot_calibration(report: dict[str, Any], path: str) -> None:
     for ax, (name, sec) in zip(axes, sections, strict=False):
         ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--")
         for fam, e in sec["families"].items():
-            xs = [b["predicted"] for b in e["bins"]]
-            ys = [b["actual"] for b in e["bins"]]
-            ns = [b["n"] for b in e["bins"]]
+            shown = [b for b in e["bins"] if b["n"] >= 5]  # bins of fewer games are noise
+            xs = [b["predicted"] for b in shown]
+            ys = [b["actual"] for b in shown]
+            ns = [b["n"] for b in shown]
             ax.plot(xs, ys, "-o", color=colors[fam], label=f"{fam} (n={e['n']})", ms=3)
             ax.scatter(xs, ys, s=[min(200, 4 + n / 5) for n in ns], color=colors[fam], alpha=0.3)
             ax.scatter(
@@ -231,7 +235,10 @@ def plot_calibration(report: dict[str, Any], path: str) -> None:
                 )
         ax.set_xlabel("predicted declarer win rate")
         ax.set_ylabel("actual declarer win rate")
-        ax.set_title(f"{name} ({sec['games']} games)\n★ 10+2 mean, ✕ open-handed solver")
+        ax.set_title(
+            f"{name} ({sec['games']} games; bins of 5+ games)\n"
+            "star: 10+2 mean prediction, X: open-handed solver's rate"
+        )
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
         ax.legend(loc="upper left", fontsize=8)

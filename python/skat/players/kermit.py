@@ -71,7 +71,11 @@ class KermitPlayer(PimcPlayer):
         if hold is not None:
             return hold if self.bid_value(view, view.bid) >= self.threshold else _pass(legal)
         nxt = next((a for a in legal if a.kind == "bid"), None)
-        if nxt is not None and nxt.bid is not None and self.bid_value(view, nxt.bid) >= self.threshold:
+        if (
+            nxt is not None
+            and nxt.bid is not None
+            and self.bid_value(view, nxt.bid) >= self.threshold
+        ):
             return nxt
         return _pass(legal)
 
@@ -104,7 +108,9 @@ class KermitPlayer(PimcPlayer):
         for a in legal:
             if a.contract is None:
                 continue
-            scored = self.model.tables.expected_score(view.hand, skat, a.contract, view.seat, view.bid)
+            scored = self.model.tables.expected_score(
+                view.hand, skat, a.contract, view.seat, view.bid
+            )
             if scored is not None and (best is None or scored[0] > best[0]):
                 best = (scored[0], a)
         return best[1] if best is not None else legal[0]

@@ -1,0 +1,290 @@
+"""What every front end shares: the default opponents, errors, and words for cards, contracts,
+actions and results.
+
+The terminal (:mod:`skat.ui.terminal`) and the browser (:mod:`skat.web`) show the same game
+the same way; this module holds the words they both use. Nothing here draws or reads input.
+
+>>> contract_name(Contract.parse("GHS"))
+'Grand hand, schneider announced'
+>>> card_text(Card.parse("HT"))
+'♥10'
+>>> str(parse_card("♣j"))
+'CJ'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from skat._core import Action, Card, Contract, GameResult, GameType, SkatError, Suit
+from skat.players import available_players
+
+__all__ = [
+    "DEFAULT_OPPONENT",
+    "SEAT_NAMES",
+    "SUIT_SYMBOLS",
+    "InputError",
+    "UiError",
+    "Valuation",
+    "action_text",
+    "card_text",
+    "contract_name",
+    "describe_options",
+    "parse_action",
+    "parse_card",
+    "valuation",
+]
+
+
+def _default_opponent() -> str:
+    # The strongest registered player, at a pace a person can wait for: ``kermit`` (learned
+    # bidding + PIMC card play) with 60 worlds per card and no card-point tie-break (about a
+    # second for a lead in the first trick on two cores instead of several).
+    if "kermit" in available_players():
+        return "kermit:worlds=60,points=false"
+    return "pimc:worlds=40,points=false"
+
+
+DEFAULT_OPPONENT: str = _default_opponent()
+"""The player spec of the AI opponents when none is given (the one place to change it)."""
+
+SEAT_NAMES = ("forehand", "middlehand", "rearhand")
+SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
+_SYMBOL_LETTER = {"♣": "C", "♠": "S", "♥": "H", "♦": "D", "♧": "C", "♤": "S", "♡": "H", "♢": "D"}
+_TYPE_NAMES = {
+    "D": "Diamonds",
+    "H": "Hearts",
+    "S": "Spades",
+    "C": "Clubs",
+    "G": "Grand",
+    "N": "Null",
+}
+
+
+class UiError(SkatError):
+    """A front end was asked for something the table cannot do now (a ``ValueError``)."""
+
+
+class InputError(UiError):
+    """Input that is not a legal action here; the message says what is accepted."""
+
+
+def card_text(card: Card) -> str:
+    """A card for people: suit symbol and rank, ``10`` for the ten (``♥10``, ``♣J``)."""
+    rank = card.rank.letter
+    return f"{SUIT_SYMBOLS[card.suit]}{'10' if rank == 'T' else rank}"
+
+
+def parse_card(text: str) -> Card:
+    """Reads a card typed by a person: ``CJ``, ``cj``, ``♣J``, ``H10``, ``ht``.
+
+    Raises :class:`InputError` when the text names no card.
+    """
+    t = text.strip().upper()
+    if t and t[0] in _SYMBOL_LETTER:
+        t = _SYMBOL_LETTER[t[0]] + t[1:]
+    t = t.replace("10", "T")
+    try:
+        return Card.parse(t)
+    except SkatError:
+        raise InputError(
+            f"{text.strip()!r} is not a card (cards look like CJ, HT, S7, ♥10)"
+        ) from None
+
+
+def contract_name(contract: Contract) -> str:
+    """A contract in words: ``Clubs``, ``Grand hand, schneider announced``, ``Null ouvert hand``."""
+    gt = contract.game_type
+    name = _TYPE_NAMES[gt.letter]
+    if gt == GameType.NULL:
+        extras = [w for w, on in (("ouvert", contract.ouvert), ("hand", contract.hand)) if on]
+        return " ".join([name, *extras])
+    if contract.ouvert:
+        return f"{name} ouvert"
+    words = [name + (" hand" if contract.hand else "")]
+    if contract.schwarz:
+        words.append("schwarz announced")
+    elif contract.schneider:
+        words.append("schneider announced")
+    return ", ".join(words)
+
+
+def action_text(action: Action, you: bool = False) -> str:
+    """What an action does, as a verb phrase: ``bids 18``, ``passes``, ``plays ♣J``.
+
+    With ``you=True`` the phrase is in the second person (``you bid 18`` minus the subject:
+    ``bid 18``).
+    """
+    kind = action.kind
+    if kind == "bid":
+        return f"{'bid' if you else 'bids'} {action.bid}"
+    if kind == "hold":
+        return "hold" if you else "holds"
+    if kind == "pass":
+        return "pass" if you else "passes"
+    if kind == "pickup":
+        return "pick up the skat" if you else "picks up the skat"
+    if kind == "discard" and action.cards is not None:
+        cards = " ".join(card_text(c) for c in action.cards.sorted())
+        return f"discard {cards}" if you else f"discards {cards}"
+    if kind == "declare" and action.contract is not None:
+        return f"{'declare' if you else 'declares'} {contract_name(action.contract)}"
+    if kind == "play" and action.card is not None:
+        return f"{'play' if you else 'plays'} {card_text(action.card)}"
+    return str(action)
+
+
+def parse_action(text: str, legal: Sequence[Action]) -> Action:
+    """The legal action a person means by ``text``.
+
+    Accepts ISS tokens in any case (``18``, ``p``, ``y``, ``s``, ``GH``, ``CJ``), cards in the
+    forms :func:`parse_card` reads, and for a discard two cards separated by a space, comma or
+    dot (``CJ CT``). Raises :class:`InputError` naming what is legal otherwise; an empty
+    ``legal`` means it is not the person's turn.
+    """
+    t = text.strip()
+    if not legal:
+        raise InputError("it is not your turn")
+    if not t:
+        raise InputError(f"type one of: {describe_options(legal)}")
+    by_token = {str(a).upper(): a for a in legal}
+    if t.upper() in by_token:
+        return by_token[t.upper()]
+    kinds = {a.kind for a in legal}
+    if "discard" in kinds:
+        parts = [p for p in t.replace(",", " ").replace(".", " ").split() if p]
+        if len(parts) != 2:
+            raise InputError("name the two cards to put in the skat, e.g. 'CJ CT'")
+        cards = {parse_card(p) for p in parts}
+        if len(cards) != 2:
+            raise InputError("name two different cards")
+        for a in legal:
+            if a.cards is not None and set(a.cards) == cards:
+                return a
+        raise InputError("you can only put away two cards from your hand")
+    if "play" in kinds:
+        card = parse_card(t)
+        for a in legal:
+            if a.card == card:
+                return a
+        raise InputError(
+            f"{card_text(card)} is not playable now; playable: {describe_options(legal)}"
+        )
+    if "bid" in kinds and t.isdigit():
+        raise InputError(f"{t} is not a legal bid now; {describe_options(legal)}")
+    raise InputError(f"{t!r} is not possible now; type one of: {describe_options(legal)}")
+
+
+def describe_options(legal: Sequence[Action]) -> str:
+    """The legal actions in a short form a prompt can show (bids shortened to a range)."""
+    bids = [a.bid for a in legal if a.kind == "bid" and a.bid is not None]
+    parts: list[str] = []
+    if bids:
+        if len(bids) > 6:
+            shown = " ".join(str(b) for b in bids[:5])
+            parts.append(f"bid {shown} ... {bids[-1]}")
+        else:
+            parts.append("bid " + " ".join(str(b) for b in bids))
+    for a in legal:
+        if a.kind == "hold":
+            parts.append("y = hold")
+        elif a.kind == "pass":
+            parts.append("p = pass")
+        elif a.kind == "pickup":
+            parts.append("s = pick up the skat")
+    hand_games = [a for a in legal if a.kind == "declare"]
+    if hand_games:
+        parts.append(
+            ("or declare " if any(a.kind == "pickup" for a in legal) else "declare ")
+            + " ".join(str(a) for a in hand_games)
+        )
+    if any(a.kind == "discard" for a in legal):
+        parts.append("two cards to put away, e.g. 'CJ CT'")
+    cards = [a.card for a in legal if a.kind == "play" and a.card is not None]
+    if cards:
+        parts.append(" ".join(str(c) for c in cards))
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Valuation:
+    """How a result's value and scores come about, step by step.
+
+    ``lines`` explain it in words (matadors, each level, the multiplier, overbid);
+    ``value`` is the signed game value as in :class:`GameResult`.
+    """
+
+    lines: tuple[str, ...]
+    multiplier: int | None
+    base: int | None
+    value: int
+    scores: tuple[int, int, int]
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "lines": list(self.lines),
+            "multiplier": self.multiplier,
+            "base": self.base,
+            "value": self.value,
+            "scores": list(self.scores),
+        }
+
+
+def valuation(result: GameResult) -> Valuation:
+    """The full valuation of a result: matadors, levels, multiplier, overbid and scores.
+
+    >>> from skat._core import random_game
+    >>> v = valuation(random_game(3).result)
+    >>> v.value == random_game(3).result.value
+    True
+    """
+    scores = (result.scores[0], result.scores[1], result.scores[2])
+    if result.passed:
+        return Valuation(("passed in: nobody plays",), None, None, 0, scores)
+    contract = result.contract
+    if contract is None or result.declarer is None:
+        return Valuation((f"ended before play ({result.end})",), None, None, result.value, scores)
+    gt = contract.game_type
+    lines: list[str] = []
+    if gt == GameType.NULL:
+        value = contract.base_value
+        lines.append(f"{contract_name(contract)}: fixed value {value}")
+        mult: int | None = None
+        base = value
+    else:
+        base = gt.base_value
+        m = abs(result.matadors)
+        factors: list[str] = [f"{'with' if result.matadors > 0 else 'without'} {m}", "game"]
+        if contract.hand:
+            factors.append("hand")
+        if result.schneider or contract.schneider:
+            factors.append("schneider")
+        if contract.schneider:
+            factors.append("schneider announced")
+        if result.schwarz or contract.schwarz:
+            factors.append("schwarz")
+        if contract.schwarz:
+            factors.append("schwarz announced")
+        if contract.ouvert:
+            factors.append("ouvert")
+        mult = m + len(factors) - 1
+        value = base * mult
+        lines.append(f"{', '.join(factors)}: {mult} x {base} ({_TYPE_NAMES[gt.letter]}) = {value}")
+    lines.append(
+        f"declarer {result.declarer_points} card points in {result.declarer_tricks} tricks, bid"
+        f" {result.bid}"
+    )
+    if result.overbid:
+        charged = -(-result.bid // base) * base
+        lines.append(f"overbid: {value} < bid {result.bid}; charged {charged} (lost)")
+        value = charged
+    if result.won:
+        lines.append(f"won: +{value}; Seeger-Fabian: {value} + 50 = {value + 50}")
+    else:
+        lines.append(
+            f"lost: -2 x {value} = {-2 * value}; Seeger-Fabian: {-2 * value} - 50 ="
+            f" {-2 * value - 50}, each defender +40"
+        )
+    return Valuation(tuple(lines), mult, base, result.value, scores)

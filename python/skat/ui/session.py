@@ -1,0 +1,603 @@
+"""A person at the table: a list of games against two AI players, whatever the front end.
+
+A :class:`Session` holds the list (``games`` deals), where everyone sits, the two AI players,
+the current :class:`~skat._core.Game`, the Seeger-Fabian score sheet, hints and the post-game
+analysis. The terminal (:mod:`skat.ui.terminal`) and the web app (:mod:`skat.web`) only draw
+it and pass the person's input to :meth:`Session.act`.
+
+Seating: three chairs, the person in chair ``seat``; in game ``i`` chair ``c`` sits at seat
+``(c - i) % 3`` (seat 0 forehand, 1 middlehand, 2 rearhand = dealer), so the deal passes
+round the table as at a real one and the person starts at ``seat`` in the first game.
+
+Seeds: game ``i`` is ``Deal.random(deal_seed(seed, i))``; the AI players' ``new_game`` hooks
+get ``derive_seed(seed, i, chair)``; hints sample from ``derive_seed(seed, i, cards played,
+...)``. The same seed and the same inputs give the same games.
+
+AI moves: :meth:`Session.ai_step` asks the AI to move for one action, with a time limit
+(``ai_seconds``): an AI that takes longer, raises or answers illegally is replaced for that move
+by the ``rules`` player, and the event is noted in :attr:`Session.notes`.
+
+>>> s = Session(seat=0, opponents=["rules"], seed=1, games=1)
+>>> while not s.game.is_over:
+...     _ = s.advance()
+...     if s.waiting_for_human:
+...         _ = s.act(s.legal_actions()[-1])
+>>> len(s.sheet().rows)
+1
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from skat._core import Action, Card, Deal, Game, GameType, Phase, Pimc, SkatError, Solver, View
+from skat.players import Player, make_player
+from skat.players.pimc import default_threads
+from skat.players.rules import RulesPlayer
+from skat.tournament import deal_seed, derive_seed
+from skat.ui.analysis import GameAnalysis, analyze_game
+from skat.ui.common import (
+    DEFAULT_OPPONENT,
+    SEAT_NAMES,
+    InputError,
+    UiError,
+    action_text,
+    card_text,
+    contract_name,
+    parse_action,
+)
+
+__all__ = ["CardHint", "Hint", "ScoreSheet", "Session", "SheetRow"]
+
+# Hints in card play: enough worlds for stable percentages, exact card points as tie-break.
+HINT_WORLDS = 60
+
+
+class _Human:
+    """Stands in the person's seat for :func:`skat.match.start` (no hooks, never asked)."""
+
+    def act(self, view: View) -> Action | str:
+        raise UiError("the person's moves come from the front end")
+
+
+@dataclass(frozen=True)
+class CardHint:
+    """One legal card's value in a hint, for the person's side."""
+
+    card: Card
+    win: float
+    """Share of the sampled worlds in which the person's side wins after this card."""
+    points: float | None
+    """Mean card points of the person's side at the end (None in null games)."""
+    schneider: float
+    """Mean schneider tier for the person's side (+1 it makes the others schneider)."""
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "card": str(self.card),
+            "text": card_text(self.card),
+            "win": round(self.win, 4),
+            "points": None if self.points is None else round(self.points, 1),
+            "schneider": round(self.schneider, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What the AI would do in the person's place, with the evidence in card play."""
+
+    action: Action
+    text: str
+    cards: tuple[CardHint, ...] = ()
+    """Card play: every legal card, best first (empty in the other phases)."""
+    worlds: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "action": str(self.action),
+            "text": self.text,
+            "cards": [c.as_dict() for c in self.cards],
+            "worlds": self.worlds,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One game on the score sheet; chairs index ``scores`` and ``totals``."""
+
+    number: int
+    declarer: int | None
+    """The declarer's chair (None when passed in)."""
+    contract: str
+    won: bool | None
+    value: int
+    """The signed game value (0 when passed in)."""
+    scores: tuple[int, int, int]
+    totals: tuple[int, int, int]
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "number": self.number,
+            "declarer": self.declarer,
+            "contract": self.contract,
+            "won": self.won,
+            "value": self.value,
+            "scores": list(self.scores),
+            "totals": list(self.totals),
+        }
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """The Seeger-Fabian list so far: one row per finished game, per chair totals."""
+
+    names: tuple[str, str, str]
+    rows: tuple[SheetRow, ...]
+    games: int
+    """The length of the list."""
+
+    @property
+    def totals(self) -> tuple[int, int, int]:
+        """Each chair's Seeger-Fabian points so far."""
+        return self.rows[-1].totals if self.rows else (0, 0, 0)
+
+    def tally(self, chair: int) -> tuple[int, int]:
+        """Games won and lost as declarer by ``chair``."""
+        won = sum(1 for r in self.rows if r.declarer == chair and r.won)
+        lost = sum(1 for r in self.rows if r.declarer == chair and r.won is False)
+        return won, lost
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "names": list(self.names),
+            "rows": [r.as_dict() for r in self.rows],
+            "totals": list(self.totals),
+            "tally": [list(self.tally(c)) for c in range(3)],
+            "games": self.games,
+        }
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+_HEADER = re.compile(r"^\(;GM\[Skat\]PC\[skat\]P0\[0\]P1\[1\]P2\[2\]")
+
+# One hint engine per process (its solvers' tables are big), used by one hint at a time.
+_HINT_ENGINES: dict[tuple[int, int], Pimc] = {}
+_HINT_LOCK = threading.Lock()
+
+
+@dataclass
+class _Slot:
+    """An AI chair: its spec, its player and the rules player that stands in for it."""
+
+    spec: str
+    player: Player
+    fallback: RulesPlayer = field(default_factory=RulesPlayer)
+
+
+class Session:
+    """A list of games for one person against two AI players.
+
+    ``seat``: the person's seat in the first game (0 forehand, 1 middlehand, 2 rearhand);
+    ``opponents``: one player spec for both AI chairs or two (clockwise from the person);
+    ``games``: the length of the list; ``ai_seconds``: the time limit of one AI move (None: no
+    limit); ``hint_worlds``: worlds of the Monte Carlo search behind a card-play hint;
+    ``hint_spec``: the player whose choice a hint shows outside card play (bidding, skat,
+    declaration).
+
+    Thread-safe: every change happens under :attr:`lock` (a re-entrant lock that front ends
+    also hold to read a consistent state); the AI's thinking, hints and analyses run outside it.
+    """
+
+    def __init__(
+        self,
+        seat: int = 0,
+        opponents: Sequence[str] = (DEFAULT_OPPONENT,),
+        seed: int = 0,
+        games: int = 3,
+        ai_seconds: float | None = 60.0,
+        hint_worlds: int = HINT_WORLDS,
+        hint_threads: int | None = None,
+        hint_spec: str = DEFAULT_OPPONENT,
+        name: str = "You",
+    ) -> None:
+        if seat not in (0, 1, 2):
+            raise UiError(f"seat must be 0, 1 or 2, not {seat}")
+        if games < 1:
+            raise UiError("a list has at least one game")
+        specs = [s.strip() for s in opponents]
+        if len(specs) == 1:
+            specs = specs * 2
+        if len(specs) != 2:
+            raise UiError("give one opponent spec for both AI players, or two")
+        self.seed = seed
+        self.human_chair = seat
+        self.games = games
+        self.ai_seconds = ai_seconds
+        self.hint_worlds = hint_worlds
+        self.hint_threads = hint_threads if hint_threads is not None else min(2, default_threads())
+        self.lock = threading.RLock()
+        self.notes: list[str] = []
+        """Things the front end should mention (an AI that was replaced for a move)."""
+        ai_chairs = [(seat + 1) % 3, (seat + 2) % 3]
+        self._slots: dict[int, _Slot] = {
+            chair: _Slot(spec, make_player(spec))
+            for chair, spec in zip(ai_chairs, specs, strict=True)
+        }
+        self.names: tuple[str, str, str] = tuple(  # type: ignore[assignment]
+            name if c == seat else f"AI {ai_chairs.index(c) + 1}" for c in range(3)
+        )
+        self._finished: list[Game] = []
+        self._analyses: dict[int, GameAnalysis] = {}
+        self._hint_player: Player | None = None
+        self._hint_spec = hint_spec
+        self._solver: Solver | None = None
+        self._analysis_lock = threading.Lock()
+        self._hint_lock = threading.Lock()
+        self.game = self._start_game(0)
+        self.index = 0
+        """The current game's number in the list (0-based)."""
+
+    # ----- seating -----------------------------------------------------------------------
+
+    def seat_of(self, chair: int, index: int | None = None) -> int:
+        """The seat of ``chair`` in game ``index`` (default: the current game)."""
+        i = self.index if index is None else index
+        return (chair - i) % 3
+
+    def chair_at(self, seat: int, index: int | None = None) -> int:
+        """The chair at ``seat`` in game ``index`` (default: the current game)."""
+        i = self.index if index is None else index
+        return (seat + i) % 3
+
+    @property
+    def human_seat(self) -> int:
+        """The person's seat in the current game."""
+        return self.seat_of(self.human_chair)
+
+    def seat_names(self, index: int | None = None) -> tuple[str, str, str]:
+        """Who sits at seats 0, 1, 2 in game ``index``."""
+        return tuple(self.names[self.chair_at(s, index)] for s in range(3))  # type: ignore[return-value]
+
+    # ----- the game ----------------------------------------------------------------------
+
+    def _start_game(self, index: int) -> Game:
+        game = Game(Deal.random(deal_seed(self.seed, index)))
+        for seat in range(3):
+            chair = (seat + index) % 3
+            slot = self._slots.get(chair)
+            if slot is None:
+                continue
+            slot.fallback.new_game(seat, derive_seed(self.seed, index, chair, 1))
+            hook = getattr(slot.player, "new_game", None)
+            if hook is None:
+                continue
+            seed = derive_seed(self.seed, index, chair)
+            try:
+                if getattr(slot.player, "omniscient", False):
+                    hook(seat=seat, seed=seed, game=game)
+                else:
+                    hook(seat=seat, seed=seed)
+            except Exception as e:
+                raise UiError(
+                    f"the AI player {slot.spec!r} failed to start a game: {type(e).__name__}: {e}"
+                ) from e
+        self._hint_player = None
+        return game
+
+    @property
+    def list_over(self) -> bool:
+        """The last game of the list is over."""
+        return self.game.is_over and self.index == self.games - 1
+
+    @property
+    def waiting_for_human(self) -> bool:
+        """The person is to move."""
+        return not self.game.is_over and self.game.to_move == self.human_seat
+
+    @property
+    def ai_to_move(self) -> bool:
+        """An AI player is to move."""
+        return not self.game.is_over and self.game.to_move != self.human_seat
+
+    def view(self) -> View:
+        """What the person may see of the current game."""
+        return self.game.view(self.human_seat)
+
+    def legal_actions(self) -> list[Action]:
+        """The person's legal actions (empty when it is not the person's turn)."""
+        return self.game.legal_actions() if self.waiting_for_human else []
+
+    def act(self, action: Action | str) -> Action:
+        """Applies the person's action: an :class:`Action` or text as
+        :func:`~skat.ui.common.parse_action` reads it.
+
+        Raises :class:`InputError` (nothing changes) when it is not the person's turn or the
+        action is not legal.
+        """
+        with self.lock:
+            legal = self.legal_actions()
+            if not legal:
+                raise InputError("the game is over" if self.game.is_over else "it is not your turn")
+            if isinstance(action, Action):
+                if action not in legal:
+                    raise InputError(f"{action} is not legal now")
+                chosen = action
+            else:
+                chosen = parse_action(action, legal)
+            self.game.apply(chosen)
+            self._after_action()
+            return chosen
+
+    def ai_step(self) -> tuple[int, Action]:
+        """Lets the AI player to move act once; returns its seat and action.
+
+        :attr:`lock` is held only to read the position and to apply the move, not while the AI
+        thinks; raises :class:`UiError` when no AI is to move or the game changed meanwhile.
+        """
+        with self.lock:
+            if not self.ai_to_move:
+                raise UiError("no AI player is to move")
+            game = self.game
+            seat = game.to_move
+            assert seat is not None
+            slot = self._slots[self.chair_at(seat)]
+            view = game.view(seat)
+        choice = self._timed(slot.player, view)
+        with self.lock:
+            if game is not self.game or game.to_move != seat:
+                raise UiError("the game changed while the AI was thinking")
+            legal = game.legal_actions()
+            action: Action | None = None
+            if choice is not None:
+                try:
+                    action = Action(choice) if isinstance(choice, str) else choice
+                except SkatError:
+                    action = None
+                if action is None or action not in legal:
+                    self.notes.append(
+                        f"{self.names[self.chair_at(seat)]} chose the illegal action {choice};"
+                        " the rules player moved instead"
+                    )
+                    action = None
+            if action is None:
+                fallback = slot.fallback.act(view)
+                action = Action(fallback) if isinstance(fallback, str) else fallback
+            game.apply(action)
+            self._after_action()
+            return seat, action
+
+    def _timed(self, player: Player, view: View) -> Action | str | None:
+        """``player.act(view)`` within the time limit; None when it fails or is too slow."""
+        out: list[Action | str] = []
+        error: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                out.append(player.act(view))
+            except Exception as e:  # a failing AI must not stop the person's game
+                error.append(e)
+
+        if self.ai_seconds is None:
+            run()
+        else:
+            worker = threading.Thread(target=run, name="skat-ai-move", daemon=True)
+            worker.start()
+            worker.join(self.ai_seconds)
+            if worker.is_alive():
+                self.notes.append(
+                    f"an AI player took more than {self.ai_seconds:g} s; the rules player moved"
+                    " instead"
+                )
+                self._replace_stuck(player)
+                return None
+        if error:
+            self.notes.append(
+                f"an AI player failed ({type(error[0]).__name__}: {error[0]}); the rules player"
+                " moved instead"
+            )
+            return None
+        return out[0] if out else None
+
+    def _replace_stuck(self, player: Player) -> None:
+        # the stuck call still runs in its thread: never call that object again
+        for chair, slot in self._slots.items():
+            if slot.player is player:
+                fresh = make_player(slot.spec)
+                hook = getattr(fresh, "new_game", None)
+                if hook is not None and not getattr(fresh, "omniscient", False):
+                    hook(seat=self.seat_of(chair), seed=derive_seed(self.seed, self.index, chair))
+                self._slots[chair] = _Slot(slot.spec, fresh, slot.fallback)
+
+    def advance(self, limit: int = 1000) -> list[tuple[int, Action]]:
+        """AI moves until the person is to move or the game is over (at most ``limit``)."""
+        done: list[tuple[int, Action]] = []
+        while self.ai_to_move and len(done) < limit:
+            done.append(self.ai_step())
+        return done
+
+    def _after_action(self) -> None:
+        if self.game.is_over and (not self._finished or self._finished[-1] is not self.game):
+            self._finished.append(self.game)
+
+    def next_game(self) -> Game:
+        """Deals the next game of the list (the current one must be over)."""
+        with self.lock:
+            if not self.game.is_over:
+                raise UiError("the current game is not over yet")
+            if self.index + 1 >= self.games:
+                raise UiError(f"the list of {self.games} game(s) is complete")
+            game = self._start_game(self.index + 1)
+            self.index += 1
+            self.game = game
+            return game
+
+    @property
+    def finished(self) -> list[Game]:
+        """The finished games, in list order."""
+        return list(self._finished)
+
+    # ----- what people read ----------------------------------------------------------------
+
+    def sheet(self) -> ScoreSheet:
+        """The Seeger-Fabian score sheet of the finished games (by chair)."""
+        rows: list[SheetRow] = []
+        totals = [0, 0, 0]
+        for i, g in enumerate(self._finished):
+            r = g.result
+            assert r is not None
+            scores = [0, 0, 0]
+            for seat in range(3):
+                scores[self.chair_at(seat, i)] = r.scores[seat]
+            totals = [t + s for t, s in zip(totals, scores, strict=True)]
+            declarer = None if r.declarer is None else self.chair_at(r.declarer, i)
+            if r.contract is None:
+                contract = "passed in" if r.passed else r.end
+            else:
+                contract = contract_name(r.contract)
+            rows.append(
+                SheetRow(
+                    i + 1,
+                    declarer,
+                    contract,
+                    None if r.contract is None else r.won,
+                    r.value,
+                    (scores[0], scores[1], scores[2]),
+                    (totals[0], totals[1], totals[2]),
+                )
+            )
+        return ScoreSheet(self.names, tuple(rows), self.games)
+
+    def record(self, index: int) -> str:
+        """Game ``index`` (started, finished or not) as an ISS record line with the names."""
+        if index == self.index:
+            game = self.game
+        elif 0 <= index < len(self._finished):
+            game = self._finished[index]
+        else:
+            raise UiError(f"no game {index + 1} in this list")
+        names = self.seat_names(index)
+        head = f"(;GM[Skat]PC[skat play]ID[{_escape(f'{self.seed}-{index + 1}')}]" + "".join(
+            f"P{s}[{_escape(n)}]" for s, n in enumerate(names)
+        )
+        return _HEADER.sub(lambda _m: head, game.to_iss(), count=1)
+
+    def records(self) -> str:
+        """Every finished game as ISS record lines (one per line, newline at the end)."""
+        return "".join(self.record(i) + "\n" for i in range(len(self._finished)))
+
+    # ----- help --------------------------------------------------------------------------
+
+    def hint(self) -> Hint:
+        """What the AI would do in the person's place.
+
+        In card play: a Monte Carlo search over ``hint_worlds`` worlds consistent with what the
+        person knows, with every legal card's win chance and expected card points. In the other
+        phases: the choice of an AI player of ``hint_spec``. Takes :attr:`lock` only
+        to read the position, so a front end may call it while others read the session.
+        """
+        with self.lock:
+            if not self.waiting_for_human:
+                raise InputError("a hint is given when it is your turn")
+            view = self.view()
+            index = self.index
+            seat = self.human_seat
+        legal = view.legal_actions()
+        with self._hint_lock:
+            if view.phase == Phase.PLAY:
+                if len(legal) == 1:
+                    only = action_text(legal[0], you=True)
+                    return Hint(legal[0], f"{only}: the only legal card")
+                return self._card_hint(view, legal, index)
+            player = self._hint_player
+            if player is None:
+                player = make_player(self._hint_spec)
+                if getattr(player, "omniscient", False):
+                    player = RulesPlayer()  # a hint must not look at hidden cards
+                hook = getattr(player, "new_game", None)
+                if hook is not None:
+                    hook(seat=seat, seed=derive_seed(self.seed, index, 3))
+                self._hint_player = player
+            choice = player.act(view)
+        action = Action(choice) if isinstance(choice, str) else choice
+        if action not in legal:
+            raise UiError(f"the AI's choice {action} is not legal here")
+        return Hint(action, f"The AI would {action_text(action, you=True)}.")
+
+    def _card_hint(self, view: View, legal: list[Action], index: int) -> Hint:
+        key = (self.hint_worlds, self.hint_threads)
+        with _HINT_LOCK:
+            engine = _HINT_ENGINES.get(key)
+            if engine is None:
+                engine = Pimc(worlds=self.hint_worlds, threads=self.hint_threads, points=True)
+                _HINT_ENGINES[key] = engine
+            seed = derive_seed(self.seed, index, len(view.played), 5)
+            decision = engine.decide(view, seed=seed)
+        contract = view.contract
+        null = contract is not None and contract.game_type == GameType.NULL
+        declarer = view.declarer == view.seat
+        cards = tuple(
+            CardHint(
+                v.card,
+                v.win,
+                None if null else (v.points if declarer else 120.0 - v.points),
+                v.schneider,
+            )
+            for v in decision.values
+        )
+        best = next(a for a in legal if a.card == decision.best)
+        top = cards[0]
+        text = f"The AI would {action_text(best, you=True)}: wins in {100 * top.win:.0f}% of"
+        text += f" {decision.worlds} sampled deals"
+        if top.points is not None:
+            text += f", your side ends with {top.points:.0f} card points on average"
+        return Hint(best, text + ".", cards, decision.worlds, decision.seconds)
+
+    def analysis(self, index: int) -> GameAnalysis:
+        """The open-handed analysis of finished game ``index`` (computed once).
+
+        Takes :attr:`lock` only to find the game, so a front end may call it while others read
+        the session.
+        """
+        with self.lock:
+            if not 0 <= index < len(self._finished):
+                raise UiError(f"game {index + 1} is not finished")
+            game = self._finished[index]
+        with self._analysis_lock:
+            cached = self._analyses.get(index)
+            if cached is None:
+                if self._solver is None:
+                    self._solver = Solver(tt_mb=16)
+                cached = analyze_game(game, self._solver)
+                self._analyses[index] = cached
+            return cached
+
+    def analysis_ready(self, index: int) -> bool:
+        """Whether :meth:`analysis` for ``index`` is already computed."""
+        return index in self._analyses
+
+    def seat_label(self, seat: int, index: int | None = None) -> str:
+        """``'You (forehand)'``, ``'AI 1 (rules) (middlehand)'``."""
+        return f"{self.names[self.chair_at(seat, index)]} ({SEAT_NAMES[seat]})"
+
+    def describe(self) -> dict[str, Any]:
+        """The session's settings, JSON-ready."""
+        return {
+            "seed": self.seed,
+            "seat": self.human_chair,
+            "games": self.games,
+            "opponents": [self._slots[c].spec for c in sorted(self._slots)],
+            "names": list(self.names),
+        }

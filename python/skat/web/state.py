@@ -1,0 +1,189 @@
+"""The JSON the browser gets: one session's table as its person may see it.
+
+Only what the person's seat may know is sent while a game runs (its ``View``): the other
+hands, the skat and the other declarer's discard stay hidden until the game is over, when
+every hand is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skat._core import Action, Card, Cards, Contract, GameType, Phase, matadors
+from skat.ui.analysis import contract_value
+from skat.ui.common import SEAT_NAMES, action_text, card_text, contract_name, valuation
+from skat.ui.session import Session
+
+__all__ = ["card_json", "session_state"]
+
+PHASES = {
+    Phase.BIDDING: "bidding",
+    Phase.SKAT: "skat",
+    Phase.DISCARD: "discard",
+    Phase.DECLARE: "declare",
+    Phase.PLAY: "play",
+    Phase.OVER: "over",
+}
+
+
+def card_json(card: Card) -> dict[str, str]:
+    """``{"card": "HT", "suit": "H", "rank": "10", "text": "♥10"}``."""
+    rank = card.rank.letter
+    return {
+        "card": str(card),
+        "suit": card.suit.letter,
+        "rank": "10" if rank == "T" else rank,
+        "text": card_text(card),
+    }
+
+
+def _cards(cards: Cards | None, game_type: GameType | None = None) -> list[dict[str, str]] | None:
+    return None if cards is None else [card_json(c) for c in cards.sorted(game_type)]
+
+
+def _contract_json(contract: Contract) -> dict[str, Any]:
+    return {"token": str(contract), "name": contract_name(contract)}
+
+
+def _action_json(action: Action, known: Cards, bid: int) -> dict[str, Any]:
+    kind = action.kind
+    out: dict[str, Any] = {"token": str(action), "kind": kind}
+    if kind == "bid":
+        out["label"] = str(action.bid)
+    elif kind == "hold":
+        out["label"] = "Hold"
+    elif kind == "pass":
+        out["label"] = "Pass"
+    elif kind == "pickup":
+        out["label"] = "Pick up the skat"
+    elif kind == "declare" and action.contract is not None:
+        c = action.contract
+        out["label"] = contract_name(c)
+        gt = c.game_type
+        if gt == GameType.NULL:
+            out["value"] = c.base_value
+        else:
+            mats = matadors(gt, known)
+            out["value"] = contract_value(c, mats, False, False)
+            out["matadors"] = mats
+        out["below_bid"] = out["value"] < bid
+    elif kind == "play" and action.card is not None:
+        out["label"] = card_text(action.card)
+        out["card"] = str(action.card)
+    else:
+        out["label"] = action_text(action, you=True)
+    return out
+
+
+def session_state(session: Session, session_id: str, version: int, busy: bool) -> dict[str, Any]:
+    """The state of ``session`` for its person, JSON-ready (call with ``session.lock`` held)."""
+    s = session
+    g = s.game
+    you = s.human_seat
+    view = g.view(you)
+    contract = g.contract
+    gt = contract.game_type if contract is not None else None
+    over = g.is_over
+    legal = [] if busy else s.legal_actions()
+    known = view.hand | (view.discard if view.discard is not None else Cards())
+    won_tricks = [0, 0, 0]
+    for _, _, winner in view.tricks:
+        won_tricks[winner] += 1
+    in_hand = [len(g.hands[seat]) for seat in range(3)]
+    players = []
+    for seat in range(3):
+        chair = s.chair_at(seat)
+        role = None
+        if g.declarer is not None and contract is not None:
+            role = "declarer" if seat == g.declarer else "defender"
+        players.append(
+            {
+                "seat": seat,
+                "position": SEAT_NAMES[seat],
+                "chair": chair,
+                "name": s.names[chair],
+                "you": seat == you,
+                "role": role,
+                "tricks": won_tricks[seat],
+                "cards": in_hand[seat],
+            }
+        )
+    log = []
+    for who, action in view.history:
+        if not isinstance(who, int) or action.kind == "play":
+            continue
+        name = "You" if who == you else s.names[s.chair_at(who)]
+        log.append({"seat": who, "text": f"{name} {action_text(action, you=who == you)}"})
+    trick = [{"seat": (view.leader + i) % 3, **card_json(c)} for i, c in enumerate(view.trick)]
+    last_trick = None
+    if view.tricks:
+        leader, cards, winner = view.tricks[-1]
+        last_trick = {
+            "number": len(view.tricks),
+            "cards": [{"seat": (leader + i) % 3, **card_json(c)} for i, c in enumerate(cards)],
+            "winner": winner,
+            "points": sum(c.points for c in cards),
+        }
+    legal_cards = {str(a.card) for a in legal if a.card is not None}
+    from_skat = view.skat if g.declarer == you and view.skat is not None else Cards()
+    hand = [
+        {**card_json(c), "legal": str(c) in legal_cards, "from_skat": c in from_skat}
+        for c in view.hand.sorted(gt)
+    ]
+    state: dict[str, Any] = {
+        "id": session_id,
+        "version": version,
+        "busy": busy,
+        "game": s.index + 1,
+        "games": s.games,
+        "seed": s.seed,
+        "you": you,
+        "phase": PHASES.get(view.phase, "over"),
+        "to_move": g.to_move,
+        "your_turn": bool(legal),
+        "players": players,
+        "hand": hand,
+        "legal": [_action_json(a, known, g.bid) for a in legal if a.kind != "play"],
+        "bid": g.bid,
+        "declarer": g.declarer,
+        "contract": None if contract is None else _contract_json(contract),
+        "log": log,
+        "trick": trick,
+        "leader": view.leader,
+        "last_trick": last_trick,
+        "skat": _cards(view.skat, gt) if g.declarer == you else None,
+        "discard": _cards(view.discard, gt),
+        "open_hand": _cards(view.open_hand, gt) if g.declarer != you else None,
+        "over": over,
+        "list_over": s.list_over,
+        "finished": len(s.finished),
+        "result": None,
+        "sheet": s.sheet().as_dict(),
+        "notes": s.notes[-5:],
+    }
+    if over:
+        r = g.result
+        assert r is not None
+        v = valuation(r)
+        text = "Passed in: nobody plays."
+        if r.declarer is not None and r.contract is not None:
+            name = "You" if r.declarer == you else s.names[s.chair_at(r.declarer)]
+            verb = (
+                ("win" if r.won else "lose")
+                if r.declarer == you
+                else ("wins" if r.won else "loses")
+            )
+            text = f"{name} {verb} {contract_name(r.contract)}: {r.value:+d}"
+        state["result"] = {
+            "text": text,
+            "won": r.won,
+            "declarer": r.declarer,
+            "value": r.value,
+            "declarer_points": r.declarer_points,
+            "valuation": v.as_dict(),
+            "scores": list(r.scores),
+            "hands": [_cards(g.deal.hands[seat], gt) for seat in range(3)],
+            "skat": _cards(g.deal.skat, gt),
+            "put_away": _cards(g.skat, gt) if g.picked_up else None,
+        }
+    return state

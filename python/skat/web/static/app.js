@@ -1,0 +1,423 @@
+// The Skat table in the browser: draws the state the server sends and posts the person's moves.
+// Plain JavaScript, no build step. The API is described in skat/web/app.py and docs/play.md.
+"use strict";
+
+const SUITS = { C: "♣", S: "♠", H: "♥", D: "♦" };
+let state = null;          // the latest state from the server
+let sid = null;            // the session id
+let polling = false;       // a long poll is running
+let selected = new Set();  // cards chosen to put away
+let hintCard = null;       // the card the last hint suggests
+let shownAnalysis = null;  // the game number whose analysis is shown
+
+// ----- helpers --------------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function cardEl(card, tag = "div") {
+  const node = el(tag, { class: "card", dataset: { card: card.card, suit: card.suit },
+                         title: card.text, "aria-label": card.text });
+  node.append(el("span", { class: "rank", text: card.rank }), el("span", { class: "suit", text: SUITS[card.suit] }));
+  if (tag === "button") node.type = "button";
+  return node;
+}
+
+function mini(code) {
+  const rank = code[1] === "T" ? "10" : code[1];
+  return el("span", { class: "mini", dataset: { suit: code[0] }, text: SUITS[code[0]] + rank });
+}
+
+function say(text, error = false) {
+  const box = document.getElementById("message");
+  if (!text) { box.hidden = true; return; }
+  box.hidden = false;
+  box.textContent = text;
+  box.className = error ? "error" : "";
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) {
+    const message = (data && data.error) || `${response.status} ${response.statusText}`;
+    const err = new Error(message);
+    err.status = response.status;
+    throw err;
+  }
+  return { status: response.status, data };
+}
+
+// ----- the session ----------------------------------------------------------------------
+
+async function newList(event) {
+  if (event) event.preventDefault();
+  const body = { seat: Number(document.getElementById("new-seat").value),
+                 games: Number(document.getElementById("new-games").value) || 3 };
+  const seed = document.getElementById("new-seed").value;
+  if (seed !== "") body.seed = Number(seed);
+  try {
+    const { data } = await api("POST", "/api/sessions", body);
+    if (sid) api("DELETE", `/api/sessions/${sid}`).catch(() => {});  // the old list ends
+    sid = data.id;
+    sessionStorage.setItem("skat-session", sid);
+    shownAnalysis = null;
+    say("");
+    show(data);
+  } catch (e) { say(e.message, true); }
+}
+
+async function resume() {
+  const saved = sessionStorage.getItem("skat-session");
+  if (saved) {
+    try {
+      const { data } = await api("GET", `/api/sessions/${saved}`);
+      sid = saved;
+      show(data);
+      return;
+    } catch (e) { sessionStorage.removeItem("skat-session"); }
+  }
+  await newList();
+}
+
+async function poll() {
+  if (polling) return;
+  polling = true;
+  try {
+    while (state && state.busy) {
+      const { data } = await api("GET", `/api/sessions/${sid}?after=${state.version}&wait=10`);
+      show(data, false);
+    }
+  } catch (e) {
+    say(`lost contact with the server: ${e.message}`, true);
+  } finally {
+    polling = false;
+  }
+}
+
+async function act(token) {
+  try {
+    const { data } = await api("POST", `/api/sessions/${sid}/action`, { action: token });
+    selected = new Set();
+    say("");
+    show(data);
+  } catch (e) { say(e.message, true); }
+}
+
+async function nextGame() {
+  try {
+    const { data } = await api("POST", `/api/sessions/${sid}/next`);
+    shownAnalysis = null;
+    show(data);
+  } catch (e) { say(e.message, true); }
+}
+
+async function askHint() {
+  const box = document.getElementById("hint");
+  box.textContent = "thinking…";
+  try {
+    const { data } = await api("GET", `/api/sessions/${sid}/hint`);
+    box.replaceChildren(el("p", { class: "hint-text", text: data.text }));
+    hintCard = null;
+    if (data.cards.length) {
+      hintCard = data.cards[0].card;
+      const table = el("table", { class: "hint-table" });
+      table.append(el("tr", {}, el("th", { text: "card" }), el("th", { text: "win" }),
+                               el("th", { text: "your points" })));
+      data.cards.forEach((c, i) => {
+        table.append(el("tr", { class: i === 0 ? "best" : "" }, el("td", {}, mini(c.card)),
+          el("td", { text: `${Math.round(100 * c.win)}%` }),
+          el("td", { text: c.points === null ? "" : c.points.toFixed(1) })));
+      });
+      box.append(table, el("p", { class: "small", text: `${data.worlds} sampled deals, ${data.seconds.toFixed(2)} s` }));
+    }
+    drawHand();
+  } catch (e) { box.textContent = e.message; }
+}
+
+async function showAnalysis() {
+  const game = state.finished;
+  const box = document.getElementById("analysis");
+  box.hidden = false;
+  const summary = document.getElementById("analysis-summary");
+  summary.replaceChildren(el("li", { text: "analysing every card with all hands open…" }));
+  document.querySelector("#analysis-table tbody").replaceChildren();
+  try {
+    let result;
+    for (let i = 0; i < 30; i++) {
+      result = await api("GET", `/api/sessions/${sid}/analysis?game=${game}&wait=15`);
+      if (result.status === 200) break;
+    }
+    const a = result.data;
+    shownAnalysis = game;
+    summary.replaceChildren(...a.summary.map((line) => el("li", { text: line })));
+    const body = document.querySelector("#analysis-table tbody");
+    for (const m of a.moves) {
+      const classes = [m.seat === a.you ? "yours" : "", m.costly ? "costly" : "",
+                       m.flipped ? "flip" : m.points_lost ? "points" : ""].join(" ");
+      let verdict = "best";
+      if (m.forced) verdict = "forced";
+      else if (m.flipped) verdict = "turned a won game into a lost one";
+      else if (m.points_lost) verdict = `−${m.points_lost} card points`;
+      const best = el("td");
+      m.best.forEach((c) => best.append(mini(c), " "));
+      body.append(el("tr", { class: classes }, el("td", { text: m.trick }),
+        el("td", { text: a.names[m.seat] }), el("td", {}, mini(m.card)), best,
+        el("td", { class: "verdict", text: verdict })));
+    }
+  } catch (e) {
+    summary.replaceChildren(el("li", { text: e.message }));
+  }
+}
+
+// ----- drawing ------------------------------------------------------------------------------
+
+function show(data, startPoll = true) {
+  const newGame = !state || state.game !== data.game || state.id !== data.id;
+  const moved = !state || state.version !== data.version;
+  state = data;
+  if (newGame) { document.getElementById("hint").replaceChildren(); document.getElementById("analysis").hidden = true; }
+  if (moved) { hintCard = null; document.getElementById("hint").replaceChildren(); }
+  draw();
+  if (startPoll && data.busy) poll();
+}
+
+function seatSide(seat) {
+  const you = state.you;
+  if (seat === you) return "bottom";
+  return seat === (you + 1) % 3 ? "left" : "right";
+}
+
+function drawPlayer(node, p) {
+  node.replaceChildren();
+  node.classList.toggle("to-move", state.to_move === p.seat && !state.over);
+  const name = el("div", { class: "name", text: p.you ? `${p.name}` : p.name });
+  if (p.role) name.append(el("span", { class: `badge ${p.role}`, text: p.role }));
+  node.append(name, el("div", { class: "meta", text: `${p.position} · ${p.tricks} trick${p.tricks === 1 ? "" : "s"}` }));
+  if (p.you && state.discard && p.role === "declarer" && state.phase !== "discard") {
+    const put = el("div", { class: "meta put-away" }, "put away: ");
+    state.discard.forEach((c) => put.append(mini(c.card), " "));
+    node.append(put);
+  }
+  if (!p.you) {
+    const backs = el("div", { class: "backs" });
+    for (let i = 0; i < p.cards; i++) backs.append(el("div", { class: "card back" }));
+    node.append(backs);
+  }
+}
+
+function drawTrick() {
+  const trick = document.getElementById("trick");
+  const caption = document.getElementById("trick-caption");
+  for (const side of ["left", "right", "bottom"]) trick.querySelector(`.slot-${side}`).replaceChildren();
+  caption.textContent = "";
+  let cards = state.trick;
+  trick.classList.remove("last");
+  if (!cards.length && state.last_trick) {
+    cards = state.last_trick.cards;
+    trick.classList.add("last");
+    const w = state.players[state.last_trick.winner];
+    caption.textContent = `trick ${state.last_trick.number}: ${w.you ? "you take" : w.name + " takes"} ${state.last_trick.points} points`;
+  }
+  for (const c of cards) trick.querySelector(`.slot-${seatSide(c.seat)}`).append(cardEl(c));
+}
+
+function drawHand() {
+  const hand = document.getElementById("hand");
+  hand.replaceChildren();
+  const discarding = state.phase === "discard" && state.your_turn;
+  const playing = state.phase === "play" && state.your_turn;
+  for (const c of state.hand) {
+    const node = cardEl(c, "button");
+    if (c.from_skat) node.classList.add("from-skat");
+    if ((playing && c.legal) || discarding) node.classList.add("legal");
+    if (selected.has(c.card)) node.classList.add("selected");
+    if (hintCard === c.card && playing) node.classList.add("suggested");
+    node.addEventListener("click", () => clickCard(c));
+    hand.append(node);
+  }
+}
+
+function clickCard(c) {
+  if (!state.your_turn || state.busy) return;
+  if (state.phase === "play") {
+    if (c.legal) act(c.card);
+    else say(`${c.text} is not playable now: follow suit if you can.`, true);
+  } else if (state.phase === "discard") {
+    if (selected.has(c.card)) selected.delete(c.card);
+    else if (selected.size < 2) selected.add(c.card);
+    drawHand();
+    drawActions();
+  }
+}
+
+function button(label, token, extra = {}) {
+  const b = el("button", { type: "button", dataset: { token }, ...extra }, label);
+  b.addEventListener("click", () => act(token));
+  return b;
+}
+
+function drawActions() {
+  const box = document.getElementById("actions");
+  box.replaceChildren();
+  if (!state.your_turn) return;
+  const legal = state.legal;
+  if (state.phase === "bidding") {
+    const bids = legal.filter((a) => a.kind === "bid");
+    bids.slice(0, 6).forEach((a) => box.append(button(a.label, a.token, { class: "bid" })));
+    if (bids.length > 6) {
+      const select = el("select", { id: "more-bids", "aria-label": "higher bids" });
+      bids.slice(6).forEach((a) => select.append(el("option", { value: a.token, text: a.label })));
+      const go = el("button", { type: "button", text: "Bid" });
+      go.addEventListener("click", () => act(select.value));
+      box.append(select, go);
+    }
+    for (const a of legal.filter((x) => x.kind === "hold" || x.kind === "pass")) box.append(button(a.label, a.token, { class: a.kind }));
+  } else if (state.phase === "skat") {
+    box.append(button("Pick up the skat", "s", { class: "pickup" }));
+    const hand = legal.filter((a) => a.kind === "declare");
+    const select = el("select", { id: "hand-games", "aria-label": "hand games" });
+    hand.forEach((a) => select.append(el("option", { value: a.token, text: `${a.label} (${a.value}${a.below_bid ? ", below the bid" : ""})` })));
+    const go = el("button", { type: "button", id: "play-hand", text: "Play hand" });
+    go.addEventListener("click", () => act(select.value));
+    box.append(el("span", { class: "or", text: "or" }), select, go);
+  } else if (state.phase === "declare") {
+    for (const a of legal) {
+      const label = el("span", { text: a.label });
+      const b = button(label, a.token, { class: a.kind });
+      if (a.value !== undefined) b.append(el("span", { class: "value", text: `${a.value}` }));
+      if (a.below_bid) { b.classList.add("warn"); b.title = "below the bid unless a higher level is reached"; }
+      box.append(b);
+    }
+  } else if (state.phase === "discard") {
+    const chosen = [...selected];
+    const b = el("button", { type: "button", id: "discard-button", text: chosen.length === 2 ? `Put away ${chosen.map((c) => SUITS[c[0]] + (c[1] === "T" ? "10" : c[1])).join(" ")}` : "Choose two cards to put away" });
+    b.disabled = chosen.length !== 2;
+    b.addEventListener("click", () => act(chosen.join(" ")));
+    box.append(b);
+  }
+}
+
+function statusText() {
+  if (state.over) return state.result ? state.result.text : "";
+  if (!state.your_turn) {
+    const p = state.players[state.to_move];
+    return `${p.name} is thinking…`;
+  }
+  return {
+    bidding: state.legal.some((a) => a.kind === "hold") ? `Hold ${state.bid} or pass?` : "Your bid",
+    skat: "Pick up the skat or play hand",
+    discard: "Put two cards away",
+    declare: "Declare your game",
+    play: "Your turn: play a card",
+  }[state.phase] || "";
+}
+
+function drawResult() {
+  const panel = document.getElementById("result-panel");
+  panel.hidden = !state.over;
+  if (!state.over) return;
+  const r = state.result;
+  document.getElementById("result-text").textContent = r.text;
+  document.getElementById("valuation").replaceChildren(...r.valuation.lines.map((l) => el("li", { text: l })));
+  const hands = document.getElementById("all-hands");
+  hands.replaceChildren();
+  r.hands.forEach((cards, seat) => {
+    const row = el("div", { class: "row" }, el("span", { class: "who", text: `${state.players[seat].name} (${state.players[seat].position})` }));
+    cards.forEach((c) => row.append(mini(c.card)));
+    hands.append(row);
+  });
+  const skat = el("div", { class: "row" }, el("span", { class: "who", text: "skat" }));
+  r.skat.forEach((c) => skat.append(mini(c.card)));
+  if (r.put_away) { skat.append(el("span", { class: "gap", text: "put away:" })); r.put_away.forEach((c) => skat.append(mini(c.card))); }
+  hands.append(skat);
+  document.getElementById("download-game").href = `/api/sessions/${sid}/games/${state.finished}.iss`;
+  document.getElementById("download-list").href = `/api/sessions/${sid}/records.iss`;
+  const next = document.getElementById("next-game");
+  next.hidden = state.list_over;
+  document.getElementById("analysis-button").disabled = r.declarer === null;
+}
+
+function drawSheet() {
+  const sheet = state.sheet;
+  const table = document.getElementById("sheet");
+  table.replaceChildren();
+  const head = el("tr", {}, el("th", { text: "#" }), el("th", { text: "game" }));
+  sheet.names.forEach((n) => head.append(el("th", { text: n })));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  for (const row of sheet.rows) {
+    const game = row.declarer === null ? row.contract
+      : `${sheet.names[row.declarer]}: ${row.contract} ${row.value > 0 ? "+" : ""}${row.value}`;
+    const tr = el("tr", {}, el("td", { text: row.number }), el("td", { text: game }));
+    row.totals.forEach((t, chair) => tr.append(el("td", { class: chair === row.declarer ? "declarer" : "", text: t })));
+    body.append(tr);
+  }
+  table.append(body);
+  const foot = el("tr", {}, el("td", { text: "" }), el("td", { text: `${sheet.rows.length} of ${sheet.games} · won–lost` }));
+  sheet.tally.forEach(([w, l]) => foot.append(el("td", { text: `${w}–${l}` })));
+  table.append(el("tfoot", {}, foot));
+}
+
+function draw() {
+  document.body.dataset.phase = state.phase;
+  document.body.dataset.yourTurn = String(state.your_turn);
+  document.body.dataset.over = String(state.over);
+  document.body.dataset.busy = String(state.busy);
+  document.body.dataset.version = String(state.version);
+  document.body.dataset.game = String(state.game);
+  document.getElementById("game-info").textContent = `game ${state.game} of ${state.games} · seed ${state.seed}`;
+  for (const p of state.players) {
+    const side = seatSide(p.seat);
+    drawPlayer(document.getElementById(side === "bottom" ? "player-you" : `player-${side}`), p);
+  }
+  const banner = document.getElementById("contract-banner");
+  if (state.contract) {
+    const d = state.players[state.declarer];
+    banner.textContent = `${d.you ? "You play" : d.name + " plays"} ${state.contract.name} · bid ${state.bid}`;
+  } else if (state.declarer !== null) {
+    const d = state.players[state.declarer];
+    banner.textContent = `${d.you ? "You win" : d.name + " wins"} the auction at ${state.bid}`;
+  } else banner.textContent = state.bid ? `bidding: ${state.bid}` : "bidding";
+  const open = document.getElementById("open-hand");
+  open.hidden = !state.open_hand || state.over;
+  open.replaceChildren(...(state.open_hand || []).map((c) => cardEl(c)));
+  const skat = document.getElementById("skat-area");
+  skat.replaceChildren();
+  if (state.phase === "bidding" || state.phase === "skat") {
+    skat.append(el("div", { class: "card back" }), el("div", { class: "card back" }));
+  }
+  drawTrick();
+  document.getElementById("status").textContent = statusText();
+  drawActions();
+  drawHand();
+  const log = document.getElementById("log");
+  log.replaceChildren(...state.log.map((e) => el("li", { text: e.text })));
+  log.scrollTop = log.scrollHeight;
+  document.getElementById("hint-button").disabled = !state.your_turn || state.busy;
+  drawSheet();
+  drawResult();
+  if (state.notes.length) say(state.notes[state.notes.length - 1]);
+}
+
+document.getElementById("new-form").addEventListener("submit", newList);
+document.getElementById("hint-button").addEventListener("click", askHint);
+document.getElementById("next-game").addEventListener("click", nextGame);
+document.getElementById("analysis-button").addEventListener("click", showAnalysis);
+resume();

@@ -1,0 +1,112 @@
+"""End to end in a real headless browser: Debian's Chromium plays a whole game by clicking.
+
+The browser and its driver come from Debian (``scripts/install-browser``, run by
+``scripts/check``); the test skips only outside CI when they cannot be found, and fails in CI.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from skat._core import Game
+from skat.web.app import Tables
+from skat.web.server import BackgroundServer
+from tests.browser import body, chrome, find_browser, new_list, ready, step, wait_for
+
+if find_browser() is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("CI needs chromium and chromedriver: run scripts/install-browser")
+    pytest.skip(
+        "chromium/chromedriver not installed (run scripts/install-browser)", allow_module_level=True
+    )
+
+
+@pytest.fixture(scope="module")
+def driver() -> Iterator[WebDriver]:
+    d = chrome()
+    try:
+        yield d
+    finally:
+        d.quit()
+
+
+def test_play_a_whole_game_by_clicking(driver: WebDriver) -> None:
+    d = driver
+    with BackgroundServer(Tables(opponents=["rules"], pace=0, hint_worlds=30)) as server:
+        d.get(server.url + "/")
+        wait_for(d, lambda: ready(d), what="the first state")
+        new_list(d, seed=11, games=1)  # a fresh list of one game, from the header's form
+        assert len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) == 10
+        moves: list[str] = []
+        hinted = False
+        while body(d, "over") != "true":
+            legal = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
+            if body(d, "phase") == "play" and len(legal) > 1 and not hinted:
+                d.find_element(By.ID, "hint-button").click()
+                wait_for(d, lambda: bool(d.find_elements(By.CSS_SELECTOR, "#hint tr.best")))
+                rows = d.find_elements(By.CSS_SELECTOR, "#hint .hint-table tr")[1:]
+                assert len(rows) == len(legal)
+                assert "win" in d.find_element(By.ID, "hint").text
+                suggested = d.find_elements(By.CSS_SELECTOR, "#hand .card.suggested")
+                assert len(suggested) == 1
+                hinted = True
+            moves.append(step(d))
+            assert len(moves) < 40, moves
+        assert hinted
+        assert any(m.startswith("declare") for m in moves), moves  # this seed: we declare
+        result = d.find_element(By.ID, "result-text").text
+        assert result.startswith("You win") or result.startswith("You lose"), result
+        lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#valuation li")]
+        assert any("Seeger-Fabian" in line for line in lines), lines
+        sheet_rows = d.find_elements(By.CSS_SELECTOR, "#sheet tbody tr")
+        assert len(sheet_rows) == 1
+        cells = [td.text for td in sheet_rows[0].find_elements(By.TAG_NAME, "td")]
+        assert cells[0] == "1" and cells[1].startswith("You:")
+        assert not d.find_element(By.ID, "next-game").is_displayed()  # a list of one game
+        # the analysis
+        d.find_element(By.ID, "analysis-button").click()
+        wait_for(
+            d,
+            lambda: len(d.find_elements(By.CSS_SELECTOR, "#analysis-table tbody tr")) > 0,
+            what="the analysis",
+        )
+        summary = d.find_element(By.ID, "analysis-summary").text
+        assert "With every card known" in summary and "Your" in summary
+        # the download links give the game as an ISS record
+        href = d.find_element(By.ID, "download-game").get_attribute("href")
+        assert href
+        record = httpx.get(href).text
+        game = Game.from_iss(record.strip())
+        assert game.is_over and game.declarer == 0
+        n_rows = len(d.find_elements(By.CSS_SELECTOR, "#analysis-table tbody tr"))
+        assert n_rows == len(game.played)
+
+
+def test_an_illegal_click_shows_a_message(driver: WebDriver) -> None:
+    d = driver
+    with BackgroundServer(Tables(opponents=["rules"], pace=0)) as server:
+        d.get(server.url + "/")
+        wait_for(d, lambda: ready(d), what="the first state")
+        new_list(d, seed=12)
+        # play until a card of the hand is not playable (following suit), then click it
+        for _ in range(40):
+            if body(d, "over") == "true":
+                pytest.skip("no illegal card came up in this deal")
+            if body(d, "phase") == "play":
+                blocked = d.find_elements(By.CSS_SELECTOR, "#hand .card:not(.legal)")
+                if blocked:
+                    version = body(d, "version")
+                    blocked[0].click()
+                    message = d.find_element(By.ID, "message")
+                    wait_for(d, message.is_displayed, what="the message")
+                    assert "not playable" in message.text
+                    assert body(d, "version") == version
+                    return
+            step(d)
+        raise AssertionError("the game did not end")

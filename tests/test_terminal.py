@@ -1,0 +1,182 @@
+"""``skat play`` in a pseudo-terminal: a whole game answered prompt by prompt, as a person would.
+
+The command runs as a child process on a pty (pexpect); each prompt ends in ``" > "`` and lists
+what may be typed, and the answers are chosen from that text alone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from skat._core import Game
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
+
+
+def plain(text: str) -> str:
+    return ANSI.sub("", text)
+
+
+def spawn(*args: str) -> pexpect.spawn[str]:
+    """The installed ``skat`` command (or ``python -m skat.cli``) on a pseudo-terminal."""
+    script = Path(sys.executable).with_name("skat")
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "skat.cli"]
+    env = dict(os.environ, COLUMNS="160", LINES="50", TERM="xterm-256color")
+    return pexpect.spawn(
+        cmd[0], [*cmd[1:], *args], encoding="utf-8", timeout=60, env=env, dimensions=(50, 160)
+    )
+
+
+def prompt(child: pexpect.spawn[str]) -> str:
+    """Waits for the next prompt; returns the text since the previous one (ANSI removed)."""
+    child.expect_exact(" > ")
+    return plain(str(child.before))
+
+
+def answer(text: str, bid_limit: int = 20) -> str:
+    """A legal answer chosen from the prompt text alone."""
+    last = text.rsplit("\n", 1)[-1]
+    if last.startswith("Your bid"):
+        first = re.search(r"bid (\d+)", last)
+        return first.group(1) if first and int(first.group(1)) <= bid_limit else "p"
+    if last.startswith("Hold "):
+        held = re.search(r"Hold (\d+)\?", last)
+        return "y" if held and int(held.group(1)) <= bid_limit else "p"
+    if "Pick up the skat" in last:
+        return "s"
+    if "Put two cards away" in last:
+        m = re.search(r"e\.g\. ([A-Z0-9]{2} [A-Z0-9]{2})", last)
+        assert m, last
+        return m.group(1)
+    if last.startswith("Declare ("):
+        return last.split("(", 1)[1].split()[0]
+    if "Play a card" in last:
+        return "1"
+    raise AssertionError(f"unexpected prompt: {last!r}")
+
+
+def test_skat_play_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
+    records = tmp_path / "list.iss"
+    t0 = time.monotonic()
+    child = spawn(
+        "play", "--opponents", "rules", "--seed", "1", "--games", "1", "--records", str(records)
+    )
+    seen: list[str] = []
+    try:
+        text = prompt(child)
+        assert "Game 1 of 1" in text and "Your hand" in text
+        # bad input: a message and the same prompt again, nothing else changes
+        child.sendline("xyz")
+        again = prompt(child)
+        assert "is not possible now" in again
+        assert again.rsplit("\n", 1)[-1] == text.rsplit("\n", 1)[-1]
+        child.sendline("help")
+        assert "hint (or ?)" in prompt(child)
+        text = again
+        hinted = False
+        while "Enter = next game" not in text and "List complete" not in text:
+            last = text.rsplit("\n", 1)[-1]
+            if "Play a card" in last and not hinted:
+                child.sendline("hint")
+                text = prompt(child)
+                assert "Hint:" in text and "win chance" in text
+                hinted = True
+                continue
+            if "Play a card" in last:
+                child.sendline("99")
+                text = prompt(child)
+                assert "there is no card 99" in text
+            reply = answer(text)
+            seen.append(reply)
+            child.sendline(reply)
+            text = prompt(child)
+        assert hinted
+        assert "Result" in text and "Seeger-Fabian" in text and "Score sheet" in text
+        assert re.search(r"(wins|lose|loses|win) Diamonds", text), text
+        child.sendline("a")
+        text = prompt(child)
+        assert "Analysis of game 1" in text and "With every card known" in text
+        assert "Your" in text
+        child.sendline("")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0, child.exitstatus
+    assert "s" in seen and any(len(r) == 5 for r in seen)  # picked up and put two cards away
+    lines = records.read_text().splitlines()
+    assert len(lines) == 1 and "P0[You]" in lines[0]
+    game = Game.from_iss(lines[0])
+    assert game.is_over and game.declarer == 0
+    assert time.monotonic() - t0 < 60
+
+
+def test_skat_play_stops_cleanly_on_quit_and_end_of_input() -> None:
+    child = spawn("play", "--opponents", "rules", "--seed", "2", "--games", "2")
+    try:
+        prompt(child)
+        child.sendline("sheet")
+        assert "Score sheet" in prompt(child)
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+        assert "not scored" in plain(str(child.before))
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    child = spawn("play", "--opponents", "rules", "--seed", "2")
+    try:
+        prompt(child)
+        child.sendeof()
+        child.expect(pexpect.EOF)
+        assert "stopped" in plain(str(child.before))
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+def test_skat_play_rejects_bad_options() -> None:
+    child = spawn("play", "--opponents", "nobody", "--seed", "1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and "available" in plain(str(child.before))
+    child = spawn("play", "--seat", "north", "--seed", "1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_skat_play_in_tmux_shows_the_table() -> None:
+    """The same command in tmux: what a person sees on a real terminal screen."""
+    import subprocess
+
+    script = Path(sys.executable).with_name("skat")
+    cmd = f"{script} play" if script.exists() else f"{sys.executable} -m skat.cli play"
+    name = f"skat-test-{os.getpid()}"
+    env_prefix = (
+        f"PYTHONPATH={os.environ.get('PYTHONPATH', '')} " if "PYTHONPATH" in os.environ else ""
+    )
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", name, "-x", "150", "-y", "45",
+         f"{env_prefix}{cmd} --opponents rules --seed 5 --games 1; sleep 5"],
+        check=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        screen = ""
+        while time.monotonic() < deadline and "p = pass) >" not in screen:
+            time.sleep(0.2)
+            screen = subprocess.run(
+                ["tmux", "capture-pane", "-p", "-t", name], capture_output=True, text=True
+            ).stdout
+        assert "Your hand: ♣J" in screen and "p = pass) >" in screen, screen
+        subprocess.run(["tmux", "send-keys", "-t", name, "q", "Enter"], check=True)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], check=False)
