@@ -6,8 +6,8 @@
 //! hearts, spades, clubs, grand, null, null ouvert ([`KINDS`]).
 //!
 //! **Suit and grand.** A logistic regression over table features:
-//! `z = w0 + w1·Σx sidePoints[c][x*(s)][x*(h)] + w2·Σx sideTricks[..] + w3·trumpPoints[t]
-//! + w4·trumpTricks[t] + w5·points(s) + seat terms`, `e = 1 / (1 + exp(-z))`. The tables are
+//! `z = w0 + w1·Σx sidePoints[c][x*(s)][x*(h)] + w2·Σx sideTricks[..] + w3·trumpPoints[t] +
+//! w4·trumpTricks[t] + w5·points(s) + seat terms`, `e = 1 / (1 + exp(-z))`. The tables are
 //! the expected net card points and tricks the declarer makes in the tricks *led* in that side
 //! suit (or in trumps), learned from played games (see `skat.bidding.fit`). Decisions where
 //! the thesis leaves the definition open:
@@ -78,7 +78,10 @@ const fn side7_table() -> [u8; 256] {
     let mut b = 0;
     while b < 256 {
         // rank bits 7 8 9 T J Q K A -> 7 8 9 Q K T A
-        let v = (b & 7) | (((b >> 5) & 1) << 3) | (((b >> 6) & 1) << 4) | (((b >> 3) & 1) << 5)
+        let v = (b & 7)
+            | (((b >> 5) & 1) << 3)
+            | (((b >> 6) & 1) << 4)
+            | (((b >> 3) & 1) << 5)
             | (((b >> 7) & 1) << 6);
         t[b] = v as u8;
         b += 1;
@@ -165,7 +168,8 @@ pub fn trump_indices(hand: Cards, discard: Cards, kind: usize, seat: usize) -> T
                 vt += vulnerable(hand, twelve, x);
             }
         }
-        let tt = ((ACES_TENS & opp & !Suit::from_index(kind as u8).cards().0).count_ones() as usize)
+        let tt = ((ACES_TENS & opp & !Suit::from_index(kind as u8).cards().0).count_ones()
+            as usize)
             .min(3);
         let vt = vt.min(2);
         let pattern = side7(hand, kind) | (jack_bits(hand) << 7);
@@ -381,8 +385,9 @@ impl BiddingModel {
         let mut null_cal = [[0f32; 4]; 2];
         for k in 0..2 {
             null_cal[k].copy_from_slice(&p("null_cal")[k * 4..k * 4 + 4]);
-            for c in 0..256 {
-                null_z[k][c] = null_cal[k][1] * p("null_log")[k * 256 + c];
+            let logs = &p("null_log")[k * 256..(k + 1) * 256];
+            for (z, l) in null_z[k].iter_mut().zip(logs) {
+                *z = null_cal[k][1] * l;
             }
         }
         Ok(BiddingModel {
@@ -608,7 +613,14 @@ impl BiddingModel {
     }
 
     /// The bidding tree's root value for each bid in `bids` (see the module documentation).
-    pub fn evaluate(&self, hand: Cards, seat: usize, bids: &[u16]) -> Result<TreeValues, SkatError> {
+    // the kind index selects the game type, the family and the hand-branch column at once
+    #[allow(clippy::needless_range_loop)]
+    pub fn evaluate(
+        &self,
+        hand: Cards,
+        seat: usize,
+        bids: &[u16],
+    ) -> Result<TreeValues, SkatError> {
         if hand.len() != 10 {
             return Err(SkatError::InvalidCards(format!(
                 "the bidding tree needs 10 cards, got {hand}"
@@ -805,7 +817,9 @@ mod tests {
     pub(crate) fn synthetic() -> BiddingModel {
         let mut parts = HashMap::new();
         let f = |n: usize, a: f32| -> Vec<f32> {
-            (0..n).map(|i| ((i * 2654435761usize) % 1000) as f32 / 1000.0 * a - a / 2.0).collect()
+            (0..n)
+                .map(|i| ((i * 2654435761usize) % 1000) as f32 / 1000.0 * a - a / 2.0)
+                .collect()
         };
         parts.insert("suit_side".into(), f(SUIT_SIDE_CELLS * 2, 4.0));
         parts.insert("suit_trump".into(), f(SUIT_TRUMP_CELLS * 2, 4.0));
@@ -818,9 +832,14 @@ mod tests {
         ];
         parts.insert("suit_weights".into(), w.clone());
         parts.insert("grand_weights".into(), w);
-        let nl: Vec<f32> = (0..512).map(|i| -((i * 7919) % 100) as f32 / 60.0).collect();
+        let nl: Vec<f32> = (0..512)
+            .map(|i| -((i * 7919) % 100) as f32 / 60.0)
+            .collect();
         parts.insert("null_log".into(), nl);
-        parts.insert("null_cal".into(), vec![0.5, 1.0, -0.1, 0.2, -0.5, 1.2, 0.0, 0.1]);
+        parts.insert(
+            "null_cal".into(),
+            vec![0.5, 1.0, -0.1, 0.2, -0.5, 1.2, 0.0, 0.1],
+        );
         BiddingModel::from_parts(&parts).unwrap()
     }
 
@@ -833,7 +852,10 @@ mod tests {
         assert_eq!(side7(cards("SA"), Suit::Spades as usize), 64);
         assert_eq!(side7(cards("ST"), Suit::Spades as usize), 32);
         assert_eq!(side7(cards("SQ SK"), Suit::Spades as usize), 8 + 16);
-        assert_eq!(null_config(cards("D7 DA"), Suit::Diamonds as usize), 1 + 128);
+        assert_eq!(
+            null_config(cards("D7 DA"), Suit::Diamonds as usize),
+            1 + 128
+        );
     }
 
     #[test]
@@ -852,8 +874,12 @@ mod tests {
                 }
             }
         }
-        assert!(m.win_probability(cards("CA"), cards("C7 C8"), 0, 0).is_err());
-        assert!(m.win_probability(cards("CA CK CQ C9 C8 C7 SA SK SQ S9"), cards("HA HK"), 7, 0).is_err());
+        assert!(m
+            .win_probability(cards("CA"), cards("C7 C8"), 0, 0)
+            .is_err());
+        assert!(m
+            .win_probability(cards("CA CK CQ C9 C8 C7 SA SK SQ S9"), cards("HA HK"), 7, 0)
+            .is_err());
     }
 
     #[test]

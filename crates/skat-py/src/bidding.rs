@@ -11,10 +11,17 @@ use crate::cards::{CardsArg, PyCards};
 use crate::error::IntoPyResult;
 use crate::game::PyContract;
 
+/// (context, [(suit, x*(s), x*(h))], trump cell, discard points).
+type PyIndices = (usize, Vec<(usize, usize, usize)>, usize, u32);
 type PyDeclaration = (Option<PyCards>, PyContract, f64, f64);
 
 fn declaration(d: Declaration) -> PyDeclaration {
-    (d.discard.map(PyCards), PyContract(d.contract), d.expected_score, d.win)
+    (
+        d.discard.map(PyCards),
+        PyContract(d.contract),
+        d.expected_score,
+        d.win,
+    )
 }
 
 fn kind_arg(kind: usize) -> PyResult<usize> {
@@ -66,7 +73,9 @@ impl PyBiddingTables {
         kind: usize,
         seat: usize,
     ) -> PyResult<f64> {
-        self.0.win_probability(hand.0, discard.0, kind, seat).py_err()
+        self.0
+            .win_probability(hand.0, discard.0, kind, seat)
+            .py_err()
     }
 
     /// Win probabilities of many candidates given as card bit sets.
@@ -103,7 +112,9 @@ impl PyBiddingTables {
         kind: usize,
         seat: usize,
     ) -> PyResult<(f64, f64, f64)> {
-        self.0.win_probability(hand.0, discard.0, kind_arg(kind)?, seat).py_err()?;
+        self.0
+            .win_probability(hand.0, discard.0, kind_arg(kind)?, seat)
+            .py_err()?;
         let [w, s, z] = self.0.probabilities(hand.0, discard.0, kind, seat);
         Ok((w, s, z))
     }
@@ -117,8 +128,12 @@ impl PyBiddingTables {
         seat: usize,
         bid: u16,
     ) -> PyResult<Option<(f64, f64)>> {
-        self.0.win_probability(hand.0, discard.0, 0, seat).py_err()?;
-        Ok(self.0.expected_score(hand.0, discard.0, &contract.0, seat, bid))
+        self.0
+            .win_probability(hand.0, discard.0, 0, seat)
+            .py_err()?;
+        Ok(self
+            .0
+            .expected_score(hand.0, discard.0, &contract.0, seat, bid))
     }
 
     /// (root values per bid, leaves evaluated).
@@ -175,7 +190,7 @@ pub fn bidding_indices(
     discard: CardsArg,
     kind: usize,
     seat: usize,
-) -> PyResult<(usize, Vec<(usize, usize, usize)>, usize, u32)> {
+) -> PyResult<PyIndices> {
     if kind >= bidding::NULL {
         return Err(CoreError::InvalidContract(format!(
             "table indices exist for suit and grand kinds (0-4), got {kind}"
@@ -183,7 +198,9 @@ pub fn bidding_indices(
         .py_err();
     }
     if seat > 2 {
-        return Err(PyValueError::new_err(format!("seat must be 0-2, got {seat}")));
+        return Err(PyValueError::new_err(format!(
+            "seat must be 0-2, got {seat}"
+        )));
     }
     let ix = bidding::trump_indices(hand.0, discard.0, kind, seat);
     Ok((
