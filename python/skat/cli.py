@@ -16,12 +16,11 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from skat import __version__
 from skat._core import Deal, random_game
-from skat.display import SEAT_NAMES, hand_markup, result_line
+from skat.display import SEAT_NAMES, hand_markup, progress_bar, result_line
 from skat.records import ReplaySummary, replay_file
 
 
@@ -31,18 +30,6 @@ def _seed(value: int | None, console: Console) -> int:
     seed = int.from_bytes(os.urandom(4), "little")
     console.print(f"[dim]seed {seed} (repeat with --seed {seed})[/dim]")
     return seed
-
-
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    )
 
 
 def cmd_deal(args: argparse.Namespace, console: Console) -> int:
@@ -109,7 +96,7 @@ def cmd_random_games(args: argparse.Namespace, console: Console) -> int:
     won: Counter[str] = Counter()
     values: Counter[str] = Counter()
     overbid = 0
-    with _progress(console) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task("random games", total=args.n)
         for i in range(args.n):
             r = random_game(seed + i).result
@@ -241,7 +228,7 @@ def cmd_bench_pimc(args: argparse.Namespace, console: Console) -> int:
     from skat.bench import bench_pimc
 
     points = not args.no_points
-    with _progress(console) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task(
             f"PIMC, {args.worlds} worlds, {args.threads} thread(s)",
             total=args.deals + args.full_games,
@@ -473,7 +460,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
         console.print("[red]--deals and --workers must be at least 1[/red]")
         return 2
     seed = _seed(args.seed, console)
-    with _progress(console) as progress:
+    with progress_bar(console) as progress:
         what = "auction: choosing deals" if args.mode == "cardplay" else "tournament"
         task = progress.add_task(what, total=args.deals)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
 from skat._core import Card, Cards, GameResult, GameType, Suit
 
 SYMBOLS = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
@@ -57,4 +60,17 @@ def result_line(result: GameResult) -> str:
         f"seat {result.declarer} {verdict} {result.contract}{mats}: {result.value:+d}"
         f" ({result.declarer_points} points, {result.declarer_tricks} tricks{extra};"
         f" bid {result.bid})"
+    )
+
+
+def progress_bar(console: Console) -> Progress:
+    """The progress bar of long commands: description, bar, done/total, elapsed, remaining."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
     )

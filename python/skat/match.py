@@ -37,20 +37,26 @@ class PlayerFailure(SkatError):
         self.game = game
 
 
+def start_player(player: Player, seat: int, seed: int, game: Game) -> None:
+    """Calls one player's ``new_game`` hook if it has one (with the live game for omniscient
+    players); whatever the hook raises propagates."""
+    hook = getattr(player, "new_game", None)
+    if hook is None:
+        return
+    if getattr(player, "omniscient", False):
+        hook(seat=seat, seed=seed, game=game)
+    else:
+        hook(seat=seat, seed=seed)
+
+
 def start(players: Sequence[Player], game: Game, seed: int) -> None:
-    """Calls each player's ``new_game`` hook (with the live game for omniscient players).
+    """Calls each player's ``new_game`` hook (see :func:`start_player`).
 
     A hook that raises stops with a :class:`PlayerFailure` for that seat.
     """
     for seat, p in enumerate(players):
-        hook = getattr(p, "new_game", None)
-        if hook is None:
-            continue
         try:
-            if getattr(p, "omniscient", False):
-                hook(seat=seat, seed=seed, game=game)
-            else:
-                hook(seat=seat, seed=seed)
+            start_player(p, seat, seed, game)
         except Exception as e:
             raise PlayerFailure(
                 f"seat {seat} ({type(p).__name__}) raised {type(e).__name__}: {e}"

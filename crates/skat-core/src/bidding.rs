@@ -323,6 +323,34 @@ fn check_seat(seat: usize) -> Result<(), SkatError> {
     Ok(())
 }
 
+fn check_leaf(hand: Cards, discard: Cards, kind: usize, seat: usize) -> Result<(), SkatError> {
+    check_cards(hand, discard)?;
+    check_seat(seat)?;
+    if kind >= KINDS.len() {
+        return Err(SkatError::InvalidContract(format!(
+            "contract kind must be 0-6 ({}), got {kind}",
+            KINDS.join(" ")
+        )));
+    }
+    Ok(())
+}
+
+/// [`trump_indices`] with its arguments checked (suit and grand kinds only), for fitting.
+pub fn table_indices(
+    hand: Cards,
+    discard: Cards,
+    kind: usize,
+    seat: usize,
+) -> Result<TrumpIndices, SkatError> {
+    check_leaf(hand, discard, kind, seat)?;
+    if kind >= NULL {
+        return Err(SkatError::InvalidContract(format!(
+            "table indices exist for suit and grand kinds (0-4), got {kind}"
+        )));
+    }
+    Ok(trump_indices(hand, discard, kind, seat))
+}
+
 /// The kind index of a contract (announcements ignored).
 pub fn kind_of(contract: &Contract) -> usize {
     match contract.game_type {
@@ -436,19 +464,48 @@ impl BiddingModel {
         kind: usize,
         seat: usize,
     ) -> Result<f64, SkatError> {
-        check_cards(hand, discard)?;
-        check_seat(seat)?;
-        if kind >= KINDS.len() {
-            return Err(SkatError::InvalidContract(format!(
-                "contract kind must be 0-6 ({}), got {kind}",
-                KINDS.join(" ")
-            )));
-        }
+        check_leaf(hand, discard, kind, seat)?;
         Ok(sigmoid(self.logit(hand, discard, kind, seat, WIN)))
     }
 
     /// Win, schneider and schwarz probabilities (non-increasing; null: win, 0, 0).
-    pub fn probabilities(&self, hand: Cards, discard: Cards, kind: usize, seat: usize) -> [f64; 3] {
+    pub fn probabilities(
+        &self,
+        hand: Cards,
+        discard: Cards,
+        kind: usize,
+        seat: usize,
+    ) -> Result<[f64; 3], SkatError> {
+        check_leaf(hand, discard, kind, seat)?;
+        Ok(self.probs(hand, discard, kind, seat))
+    }
+
+    /// The discard of `twelve` with the highest win probability for `kind`, and that
+    /// probability.
+    pub fn best_discard(
+        &self,
+        twelve: Cards,
+        kind: usize,
+        seat: usize,
+    ) -> Result<(f64, Cards), SkatError> {
+        if twelve.len() != 12 {
+            return Err(SkatError::InvalidCards(format!(
+                "choosing a discard needs 12 cards, got {twelve}"
+            )));
+        }
+        let mut best = (f32::NEG_INFINITY, Cards::EMPTY);
+        for d in pairs(twelve) {
+            check_leaf(twelve - d, d, kind, seat)?;
+            let z = self.logit(twelve - d, d, kind, seat, WIN);
+            if z > best.0 {
+                best = (z, d);
+            }
+        }
+        Ok((sigmoid(best.0), best.1))
+    }
+
+    /// [`BiddingModel::probabilities`] without the argument checks.
+    fn probs(&self, hand: Cards, discard: Cards, kind: usize, seat: usize) -> [f64; 3] {
         let w = sigmoid(self.logit(hand, discard, kind, seat, WIN));
         if kind >= NULL {
             return [w, 0.0, 0.0];
@@ -469,22 +526,35 @@ impl BiddingModel {
         contract: &Contract,
         seat: usize,
         bid: u16,
+    ) -> Result<Option<(f64, f64)>, SkatError> {
+        check_cards(hand, discard)?;
+        check_seat(seat)?;
+        Ok(self.score(hand, discard, contract, seat, bid))
+    }
+
+    /// [`BiddingModel::expected_score`] without the argument checks.
+    fn score(
+        &self,
+        hand: Cards,
+        discard: Cards,
+        contract: &Contract,
+        seat: usize,
+        bid: u16,
     ) -> Option<(f64, f64)> {
         let kind = kind_of(contract);
+        let overbid = contract.overbid_value(bid);
         let bid = bid as i32;
         if kind >= NULL {
             let v = contract.base_value() as i32;
             if v < bid {
                 return None;
             }
-            let p = self.probabilities(hand, discard, kind, seat)[0];
+            let p = self.probs(hand, discard, kind, seat)[0];
             let ev = p * (v + 50) as f64 + (1.0 - p) * (-2 * v - 90) as f64;
             return Some((ev, p));
         }
-        let [pw, ps, pz] = self.probabilities(hand, discard, kind, seat);
+        let [pw, ps, pz] = self.probs(hand, discard, kind, seat);
         let mats = matadors(contract.game_type, hand | discard);
-        let base = contract.game_type.base_value() as i32;
-        let overbid = (bid + base - 1) / base * base;
         let plain = contract.value(mats, false, false);
         let lose = if plain < bid { overbid } else { plain };
         let classes: [(f64, i32); 3] = if contract.schwarz {
@@ -538,7 +608,7 @@ impl BiddingModel {
         for d in pairs(twelve) {
             let hand = twelve - d;
             for contract in pickup_contracts() {
-                if let Some((ev, win)) = self.expected_score(hand, d, &contract, seat, bid) {
+                if let Some((ev, win)) = self.score(hand, d, &contract, seat, bid) {
                     if best.is_none_or(|b| ev > b.expected_score) {
                         best = Some(Declaration {
                             discard: Some(d),
@@ -568,7 +638,7 @@ impl BiddingModel {
         for contract in hand_contracts() {
             let (mut ev, mut win, mut ok) = (0.0, 0.0, true);
             for &s in &skats {
-                match self.expected_score(hand, s, &contract, seat, bid) {
+                match self.score(hand, s, &contract, seat, bid) {
                     Some((e, w)) => {
                         ev += e;
                         win += w;
@@ -646,18 +716,7 @@ impl BiddingModel {
                 let mut hand_c = plain;
                 hand_c.hand = true;
                 // which target each bid needs (None: unreachable)
-                let need = |c: &Contract, bid: u16| -> Option<usize> {
-                    let b = bid as i32;
-                    if c.value(mats, false, false) >= b {
-                        Some(WIN)
-                    } else if c.value(mats, true, false) >= b {
-                        Some(SCHNEIDER)
-                    } else if c.value(mats, true, true) >= b {
-                        Some(SCHWARZ)
-                    } else {
-                        None
-                    }
-                };
+                let need = |c: &Contract, bid: u16| target_for(c.points_needed(mats, bid));
                 let mut want = [false; 3];
                 for &b in bids {
                     if let Some(t) = need(&plain, b) {
@@ -765,6 +824,16 @@ impl BiddingModel {
     }
 }
 
+/// The target a declarer must reach for the points she needs (None: no level reaches the bid).
+fn target_for(points_needed: i32) -> Option<usize> {
+    match points_needed {
+        61 => Some(WIN),
+        90 => Some(SCHNEIDER),
+        120 => Some(SCHWARZ),
+        _ => None,
+    }
+}
+
 /// Logits of win, schneider and schwarz up to `level`, each at most the one before (the
 /// rest `-inf`).
 #[inline]
@@ -869,7 +938,7 @@ mod tests {
             let discard: Cards = all[10..12].iter().copied().collect();
             for kind in 0..7 {
                 for seat in 0..3 {
-                    let [w, s, z] = m.probabilities(hand, discard, kind, seat);
+                    let [w, s, z] = m.probs(hand, discard, kind, seat);
                     assert!((0.0..=1.0).contains(&w) && s <= w && z <= s && z >= 0.0);
                 }
             }
@@ -904,12 +973,12 @@ mod tests {
                         if v < bid as i32 || (o == 1 && cheaper >= bid as i32) {
                             return 0.0;
                         }
-                        return m.probabilities(h, d, kind, seat)[0];
+                        return m.probs(h, d, kind, seat)[0];
                     }
                     let mut c = Contract::plain(GameType::ALL[kind]);
                     c.hand = hand_game;
                     let mats = matadors(c.game_type, h | d);
-                    let p = m.probabilities(h, d, kind, seat);
+                    let p = m.probs(h, d, kind, seat);
                     let b = bid as i32;
                     if c.value(mats, false, false) >= b {
                         p[0]
@@ -955,7 +1024,7 @@ mod tests {
         let best = m.best_pickup(twelve, 1, 18).unwrap();
         for d in pairs(twelve) {
             for c in pickup_contracts() {
-                if let Some((ev, _)) = m.expected_score(twelve - d, d, &c, 1, 18) {
+                if let Some((ev, _)) = m.score(twelve - d, d, &c, 1, 18) {
                     assert!(ev <= best.expected_score + 1e-9);
                 }
             }
@@ -969,12 +1038,12 @@ mod tests {
         let d = cards("D7 D8");
         let plain = Contract::plain(GameType::Hearts);
         // with 2, game 3 = 30: at bid 30 fine, at bid 33 only schneider reaches it
-        let (_, w30) = m.expected_score(hand, d, &plain, 0, 30).unwrap();
-        let (_, w33) = m.expected_score(hand, d, &plain, 0, 33).unwrap();
-        let p = m.probabilities(hand, d, 1, 0);
+        let (_, w30) = m.score(hand, d, &plain, 0, 30).unwrap();
+        let (_, w33) = m.score(hand, d, &plain, 0, 33).unwrap();
+        let p = m.probs(hand, d, 1, 0);
         assert!((w30 - p[0]).abs() < 1e-9);
         assert!((w33 - p[1]).abs() < 1e-9);
         let null = Contract::plain(GameType::Null);
-        assert!(m.expected_score(hand, d, &null, 0, 24).is_none());
+        assert!(m.score(hand, d, &null, 0, 24).is_none());
     }
 }

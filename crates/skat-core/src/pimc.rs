@@ -116,26 +116,7 @@ pub struct Decision {
 /// announced level, raised when a lower level would not reach the bid (overbid). 121 if
 /// nothing reaches the bid.
 pub fn win_threshold(contract: Contract, bid: u16, twelve: Cards) -> i32 {
-    let gt = contract.game_type;
-    if gt.is_null() {
-        return 0;
-    }
-    let mats = matadors(gt, twelve);
-    // the first level (plain, schneider, schwarz) that is announced or reached and whose
-    // value reaches the bid
-    let first = if contract.schwarz {
-        2
-    } else if contract.schneider {
-        1
-    } else {
-        0
-    };
-    for (level, need) in [61, 90, 120].into_iter().enumerate().skip(first) {
-        if contract.value(mats, level >= 1, level >= 2) >= bid as i32 {
-            return need;
-        }
-    }
-    121
+    contract.points_needed(matadors(contract.game_type, twelve), bid)
 }
 
 /// The outcome of every legal card of the player to move in one fully known position.

@@ -136,7 +136,6 @@ impl GameResult {
             let evaluated = !play.stopped_early;
             schneider = evaluated && (p >= 90 || p <= 30);
             schwarz = evaluated && (play.declarer_tricks == 10 || play.defender_tricks == 10);
-            let base = gt.base_value() as i32;
             let raw = contract.value(mats, schneider, schwarz);
             let mut ok = p >= 61 && !play.forced_loss;
             if contract.schneider && p < 90 {
@@ -148,8 +147,7 @@ impl GameResult {
             overbid = raw < bid as i32;
             if overbid {
                 won = false;
-                let b = bid as i32;
-                value = (b + base - 1) / base * base;
+                value = contract.overbid_value(bid);
             } else {
                 won = ok;
                 value = raw;

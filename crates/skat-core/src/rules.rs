@@ -278,7 +278,12 @@ impl Contract {
     /// Suit or grand game value before any overbid check: base value times the multiplier
     /// (matadors + 1, hand, schneider reached or announced, schneider announced, schwarz reached
     /// or announced, schwarz announced, ouvert). `matadors` is signed (with or without).
+    /// Null: the fixed value.
+    #[inline]
     pub fn value(&self, matadors: i32, schneider: bool, schwarz: bool) -> i32 {
+        if self.game_type.is_null() {
+            return self.base_value() as i32;
+        }
         let flags = [
             self.hand,
             schneider || self.schneider,
@@ -289,6 +294,36 @@ impl Contract {
         ];
         let mult = matadors.unsigned_abs() as i32 + 1 + flags.iter().filter(|&&f| f).count() as i32;
         self.game_type.base_value() as i32 * mult
+    }
+
+    /// What an overbid game is charged: the smallest multiple of the base value that reaches
+    /// the bid (suit and grand).
+    pub fn overbid_value(&self, bid: u16) -> i32 {
+        let base = self.base_value() as i32;
+        (bid as i32 + base - 1) / base * base
+    }
+
+    /// The card points the declarer needs with `matadors` (signed) at `bid`: 61, or 90 / 120
+    /// when that level is announced or is the first whose value reaches the bid; 121 when no
+    /// level reaches it (the game is lost whatever happens). 0 for null.
+    #[inline]
+    pub fn points_needed(&self, matadors: i32, bid: u16) -> i32 {
+        if self.game_type.is_null() {
+            return 0;
+        }
+        let first = if self.schwarz {
+            2
+        } else if self.schneider {
+            1
+        } else {
+            0
+        };
+        for (level, need) in [61, 90, 120].into_iter().enumerate().skip(first) {
+            if self.value(matadors, level >= 1, level >= 2) >= bid as i32 {
+                return need;
+            }
+        }
+        121
     }
 
     /// The ISS declaration token without discards: `G`, `CHZ`, `GO`, `NOH`, `NH`, `NO` ...

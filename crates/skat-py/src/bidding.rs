@@ -24,17 +24,6 @@ fn declaration(d: Declaration) -> PyDeclaration {
     )
 }
 
-fn kind_arg(kind: usize) -> PyResult<usize> {
-    if kind >= bidding::KINDS.len() {
-        return Err(CoreError::InvalidContract(format!(
-            "contract kind must be 0-6 ({}), got {kind}",
-            bidding::KINDS.join(" ")
-        )))
-        .py_err();
-    }
-    Ok(kind)
-}
-
 /// The compiled 10+2 evaluation; `skat.bidding.BiddingModel` wraps it.
 #[pyclass(name = "BiddingTables", module = "skat._core", frozen)]
 pub struct PyBiddingTables(BiddingModel);
@@ -112,11 +101,17 @@ impl PyBiddingTables {
         kind: usize,
         seat: usize,
     ) -> PyResult<(f64, f64, f64)> {
-        self.0
-            .win_probability(hand.0, discard.0, kind_arg(kind)?, seat)
+        let [w, s, z] = self
+            .0
+            .probabilities(hand.0, discard.0, kind, seat)
             .py_err()?;
-        let [w, s, z] = self.0.probabilities(hand.0, discard.0, kind, seat);
         Ok((w, s, z))
+    }
+
+    /// (win probability, discard) of the best discard of twelve cards for a kind.
+    fn best_discard(&self, twelve: CardsArg, kind: usize, seat: usize) -> PyResult<(f64, PyCards)> {
+        let (p, d) = self.0.best_discard(twelve.0, kind, seat).py_err()?;
+        Ok((p, PyCards(d)))
     }
 
     /// (expected score, win probability), or None for a null below the bid.
@@ -129,11 +124,8 @@ impl PyBiddingTables {
         bid: u16,
     ) -> PyResult<Option<(f64, f64)>> {
         self.0
-            .win_probability(hand.0, discard.0, 0, seat)
-            .py_err()?;
-        Ok(self
-            .0
-            .expected_score(hand.0, discard.0, &contract.0, seat, bid))
+            .expected_score(hand.0, discard.0, &contract.0, seat, bid)
+            .py_err()
     }
 
     /// (root values per bid, leaves evaluated).
@@ -191,18 +183,7 @@ pub fn bidding_indices(
     kind: usize,
     seat: usize,
 ) -> PyResult<PyIndices> {
-    if kind >= bidding::NULL {
-        return Err(CoreError::InvalidContract(format!(
-            "table indices exist for suit and grand kinds (0-4), got {kind}"
-        )))
-        .py_err();
-    }
-    if seat > 2 {
-        return Err(PyValueError::new_err(format!(
-            "seat must be 0-2, got {seat}"
-        )));
-    }
-    let ix = bidding::trump_indices(hand.0, discard.0, kind, seat);
+    let ix = bidding::table_indices(hand.0, discard.0, kind, seat).py_err()?;
     Ok((
         ix.context,
         ix.sides[..ix.n_sides].to_vec(),

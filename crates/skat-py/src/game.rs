@@ -103,6 +103,13 @@ impl PyContract {
         self.0.base_value()
     }
 
+    /// The game value with `matadors` (signed) and the levels reached (announced levels
+    /// always count); null: the fixed value. No overbid check.
+    #[pyo3(signature = (matadors, schneider=false, schwarz=false))]
+    fn value(&self, matadors: i32, schneider: bool, schwarz: bool) -> i32 {
+        self.0.value(matadors, schneider, schwarz)
+    }
+
     fn __str__(&self) -> String {
         self.0.token()
     }

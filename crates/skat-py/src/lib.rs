@@ -42,6 +42,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sampling::count_worlds, m)?)?;
     m.add_class::<bidding::PyBiddingTables>()?;
     m.add_function(wrap_pyfunction!(bidding::bidding_indices, m)?)?;
+    m.add_function(wrap_pyfunction!(pimc::win_threshold, m)?)?;
     m.add_class::<pimc::PyPimc>()?;
     m.add_class::<pimc::PyDecision>()?;
     m.add_class::<pimc::PyCardValue>()?;

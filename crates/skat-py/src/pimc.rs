@@ -3,12 +3,12 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use skat_core::pimc::{CardValue, Decision, Pimc, PimcOptions};
+use skat_core::pimc::{self, CardValue, Decision, Pimc, PimcOptions};
 use skat_core::sampling::World;
 
 use crate::cards::{CardsArg, PyCard};
 use crate::error::IntoPyResult;
-use crate::game::PyView;
+use crate::game::{PyContract, PyView};
 use crate::solver::options_from;
 
 /// One legal card's averaged value in a PIMC decision, from the deciding seat's side.
@@ -191,4 +191,12 @@ impl PyPimc {
             .py_err()?;
         Ok(PyDecision(d))
     }
+}
+
+/// The card points the declarer needs to win a suit or grand game with her twelve cards at
+/// `bid`: 61, or 90 / 120 when that level is announced or is the first that reaches the bid;
+/// 121 when no level reaches it; 0 for null. The rule the Monte Carlo players use.
+#[pyfunction]
+pub fn win_threshold(contract: &PyContract, bid: u16, twelve: CardsArg) -> i32 {
+    pimc::win_threshold(contract.0, bid, twelve.0)
 }

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+
+from skat.display import progress_bar
 
 TRAIN_HELP = """\
 Learn the 10+2 bidding evaluation from played games.
@@ -33,16 +34,6 @@ declarations can be scored. Writes a calibration plot (--plot PNG) and JSON (--j
 """
 
 
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-    )
-
-
 def _count_lines(path: str) -> int:
     if not os.path.exists(path):
         return 0
@@ -51,7 +42,7 @@ def _count_lines(path: str) -> int:
 
 
 def cmd_train(args: argparse.Namespace, console: Console) -> int:
-    from skat.bidding.fit import fit, samples_from_records, split
+    from skat.bidding.fit import fit, samples_with_records, split
     from skat.bidding.generate import generate, read_records
 
     if args.what != "bidding":
@@ -69,7 +60,7 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
             f" (seed {args.seed}, {args.worlds} worlds, {args.workers} workers)"
         )
         if todo:
-            with _progress(console) as bar, open(args.records, "a", encoding="utf-8") as out:
+            with progress_bar(console) as bar, open(args.records, "a", encoding="utf-8") as out:
                 task = bar.add_task("playing", total=todo)
                 for record in generate(
                     todo,
@@ -87,17 +78,17 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
         console.print("[red]nothing to learn from: give --games, --data or --iss[/red]")
         return 2
     errors: list[str] = []
-    samples = samples_from_records(
+    pairs = samples_with_records(
         read_records(files + list(args.iss or [])), on_error=lambda line, e: errors.append(str(e))
     )
     if errors:
         console.print(f"[yellow]{len(errors)} unreadable record(s) skipped[/yellow]")
-    train, held = split(samples, args.held_out, args.seed)
-    console.print(f"{len(samples)} declared games: {len(train)} to fit, {len(held)} held out")
-    if args.held_out_records and held:
-        _write_held_out(
-            files + list(args.iss or []), args.held_out, args.seed, args.held_out_records
-        )
+    train_pairs, held_pairs = split(pairs, args.held_out, args.seed)
+    train = [s for s, _ in train_pairs]
+    console.print(f"{len(pairs)} declared games: {len(train)} to fit, {len(held_pairs)} held out")
+    if args.held_out_records and held_pairs:
+        with open(args.held_out_records, "w", encoding="utf-8") as f:
+            f.writelines(line + "\n" for _, line in held_pairs)
     note = {
         "command": "skat " + " ".join(sys.argv[1:]) if sys.argv and "skat" in sys.argv[0] else "",
         "sources": [os.path.basename(f) for f in files + list(args.iss or [])],
@@ -121,28 +112,6 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _write_held_out(files: list[str], share: float, seed: int, path: str) -> None:
-    """Writes the records of the held-out games (the split of ``fit.split`` on the samples)."""
-    from skat._core import Game, SkatError
-    from skat.bidding.fit import sample_from_game, split
-    from skat.bidding.generate import read_records
-
-    pairs = []
-    for line in read_records(files):
-        try:
-            s = sample_from_game(Game.from_iss(line))
-        except SkatError:
-            continue
-        if s is not None:
-            pairs.append((s, line))
-    _, held = split([s for s, _ in pairs], share, seed)
-    held_ids = {id(s) for s in held}
-    with open(path, "w", encoding="utf-8") as f:
-        for s, line in pairs:
-            if id(s) in held_ids:
-                f.write(line + "\n")
-
-
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
     from skat.bidding.model import BiddingModel, default_model
     from skat.bidding.report import bidding_report, plot_calibration, report_tables
@@ -151,7 +120,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]unknown report {args.what!r}[/red]")
         return 2
     model = BiddingModel.load(args.model) if args.model else default_model()
-    with _progress(console) as bar:
+    with progress_bar(console) as bar:
         task = bar.add_task("solving", total=None)
         report = bidding_report(
             model,

@@ -33,12 +33,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-from skat._core import Game, GameType, SkatError, bidding_indices
-from skat.bidding.model import KINDS, BiddingModel
+from skat._core import Cards, Game, GameType, SkatError, bidding_indices
+from skat.bidding.model import BiddingModel, kind_index
 
 SUIT_SIDE = (2, 128, 128)
 SUIT_TRUMP = (2048, 4, 3)
@@ -46,6 +46,7 @@ GRAND_SIDE = (4, 128, 128)
 GRAND_TRUMP = (16, 2, 5, 5)
 #: prior weight (in games) of the cell priors
 SHRINK = 10.0
+T = TypeVar("T")
 RIDGE = 1e-3
 
 
@@ -68,24 +69,12 @@ class Sample:
     played_out: bool = True
 
 
-def _kind_of(game: Game) -> int | None:
-    k = game.contract
-    if k is None:
-        return None
-    letter = k.game_type.letter
-    if letter == "N":
-        return 6 if k.ouvert else 5
-    return KINDS.index(letter)
-
-
 def sample_from_game(game: Game) -> Sample | None:
     """The sample of a finished game, or None (passed, no declaration, no result)."""
     r = game.result
     if r is None or r.declarer is None or game.contract is None or r.passed:
         return None
-    kind = _kind_of(game)
-    if kind is None:
-        return None
+    kind = kind_index(game.contract)
     d = r.declarer
     view = game.view(d)
     start = game.deal.hands[d]
@@ -135,10 +124,11 @@ def sample_from_game(game: Game) -> Sample | None:
     return s
 
 
-def samples_from_records(
+def samples_with_records(
     lines: Iterable[str], on_error: Callable[[str, Exception], None] | None = None
-) -> list[Sample]:
-    """Samples of ISS record lines; unreadable records go to ``on_error`` (or are skipped)."""
+) -> list[tuple[Sample, str]]:
+    """Samples of ISS record lines with their lines; unreadable records go to ``on_error``
+    (or are skipped), records without a declared game are left out."""
     out = []
     for line in lines:
         try:
@@ -149,8 +139,15 @@ def samples_from_records(
             continue
         s = sample_from_game(game)
         if s is not None:
-            out.append(s)
+            out.append((s, line))
     return out
+
+
+def samples_from_records(
+    lines: Iterable[str], on_error: Callable[[str, Exception], None] | None = None
+) -> list[Sample]:
+    """Samples of ISS record lines (see :func:`samples_with_records`)."""
+    return [s for s, _ in samples_with_records(lines, on_error)]
 
 
 # ----- trick tables ------------------------------------------------------------------------
@@ -260,7 +257,9 @@ class _TrumpRows:
 def _trump_rows(samples: Sequence[Sample]) -> _TrumpRows:
     rows = _TrumpRows([], [], [], [], [], [], [], [])
     for s in samples:
-        ctx, sides, trump, dpts = bidding_indices(_cards(s.hand), _cards(s.discard), s.kind, s.seat)
+        ctx, sides, trump, dpts = bidding_indices(
+            Cards.from_bits(s.hand), Cards.from_bits(s.discard), s.kind, s.seat
+        )
         rows.side_cells.append([(ctx * 128 + sx) * 128 + hx for _, sx, hx in sides])
         rows.side_values.append([(s.points.get(x, 0), s.tricks.get(x, 0)) for x, _, _ in sides])
         rows.trump_cells.append(trump)
@@ -270,12 +269,6 @@ def _trump_rows(samples: Sequence[Sample]) -> _TrumpRows:
         rows.targets.append((s.won, s.schneider, s.schwarz))
         rows.played_out.append(s.played_out)
     return rows
-
-
-def _cards(bits: int) -> Any:
-    from skat._core import Cards
-
-    return Cards.from_bits(bits)
 
 
 def _tables(rows: _TrumpRows, idx: np.ndarray, family: str) -> tuple[np.ndarray, np.ndarray]:
@@ -464,15 +457,21 @@ def fit(samples: Sequence[Sample], note: dict[str, Any] | None = None) -> Biddin
     return BiddingModel(arrays, meta)
 
 
-def split(
-    samples: Sequence[Sample], held_out: float, seed: int
-) -> tuple[list[Sample], list[Sample]]:
-    """A seeded split into training and held-out samples."""
+def split(items: Sequence[T], held_out: float, seed: int) -> tuple[list[T], list[T]]:
+    """A seeded split into training and held-out items (samples, or samples with records)."""
     rng = np.random.default_rng(seed)
-    mask = rng.random(len(samples)) < held_out
-    train = [s for s, m in zip(samples, mask, strict=True) if not m]
-    test = [s for s, m in zip(samples, mask, strict=True) if m]
+    mask = rng.random(len(items)) < held_out
+    train = [s for s, m in zip(items, mask, strict=True) if not m]
+    test = [s for s, m in zip(items, mask, strict=True) if m]
     return train, test
 
 
-__all__ = ["Sample", "fit", "logistic_fit", "sample_from_game", "samples_from_records", "split"]
+__all__ = [
+    "Sample",
+    "fit",
+    "logistic_fit",
+    "sample_from_game",
+    "samples_from_records",
+    "samples_with_records",
+    "split",
+]

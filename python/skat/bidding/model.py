@@ -121,20 +121,7 @@ class BiddingModel:
         self, twelve: _CardsLike, kind: int | str | Contract, seat: int
     ) -> tuple[float, Cards]:
         """The discard with the highest win probability for ``kind`` and that probability."""
-        cards = sorted(Cards(twelve))
-        if len(cards) != 12:
-            raise ModelError(f"best_discard needs 12 cards, got {len(cards)}")
-        k = kind_index(kind)
-        all_bits = Cards(cards).bits
-        hands, discards = [], []
-        for i in range(12):
-            for j in range(i + 1, 12):
-                pair = (1 << cards[i].index) | (1 << cards[j].index)
-                hands.append(all_bits & ~pair)
-                discards.append(pair)
-        p = self.win_probabilities(hands, discards, [k] * 66, [seat] * 66)
-        best = int(np.argmax(p))
-        return float(p[best]), Cards.from_bits(discards[best])
+        return self.tables.best_discard(twelve, kind_index(kind), seat)
 
 
 @lru_cache(maxsize=1)

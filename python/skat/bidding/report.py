@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 from rich.table import Table
 
-from skat._core import Cards, Game, Phase, Position, SkatError, Solver
-from skat.bidding.fit import sample_from_game
+from skat._core import Cards, Game, Phase, Position, Solver
+from skat.bidding.fit import samples_with_records
 from skat.bidding.generate import read_records
 from skat.bidding.model import BiddingModel
 
@@ -59,25 +59,22 @@ def _section(
     solver: Solver,
     progress: Callable[[int, int], None] | None,
 ) -> dict[str, Any]:
-    rows: list[tuple[str, float, bool, bool | None]] = []
-    games = []
-    for line in lines:
-        try:
-            game = Game.from_iss(line)
-        except SkatError:
-            continue
-        s = sample_from_game(game)
-        if s is None:
-            continue
-        prob = model.tables.win_probability(
-            Cards.from_bits(s.hand), Cards.from_bits(s.discard), s.kind, s.seat
+    pairs = samples_with_records(lines)
+    rows: list[tuple[str, float, bool, bool | None]] = [
+        (
+            family_of(s.kind),
+            model.tables.win_probability(
+                Cards.from_bits(s.hand), Cards.from_bits(s.discard), s.kind, s.seat
+            ),
+            s.won,
+            None,
         )
-        rows.append((family_of(s.kind), prob, s.won, None))
-        games.append(game)
+        for s, _ in pairs
+    ]
     n_solve = min(solver_games, len(rows))
     for i in range(n_solve):
         fam, prob, won, _ = rows[i]
-        rows[i] = (fam, prob, won, solver_verdict(games[i], solver))
+        rows[i] = (fam, prob, won, solver_verdict(Game.from_iss(pairs[i][1]), solver))
         if progress:
             progress(i + 1, n_solve)
     out: dict[str, Any] = {"games": len(rows), "families": {}}

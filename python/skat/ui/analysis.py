@@ -31,48 +31,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from skat._core import Card, Cards, Contract, Game, GameType, Phase, Position, Solver, matadors
+from skat._core import Card, Contract, Game, GameType, Phase, Position, Solver, win_threshold
 from skat.ui.common import SEAT_NAMES, UiError, card_text
 
-__all__ = ["GameAnalysis", "MoveVerdict", "analyze_game", "contract_value", "win_threshold"]
-
-
-def contract_value(contract: Contract, mats: int, schneider: bool, schwarz: bool) -> int:
-    """The value of a suit or grand contract with ``mats`` matadors (signed) and the levels
-    reached (announced levels always count); null: its fixed value.
-
-    >>> contract_value(Contract.parse("G"), 1, False, False)
-    48
-    """
-    if contract.game_type == GameType.NULL:
-        return contract.base_value
-    mult = abs(mats) + 1 + int(contract.hand)
-    mult += int(schneider or contract.schneider) + int(contract.schneider)
-    mult += int(schwarz or contract.schwarz) + int(contract.schwarz)
-    mult += int(contract.ouvert)
-    return contract.game_type.base_value * mult
-
-
-def win_threshold(contract: Contract, bid: int, twelve: Cards) -> int:
-    """The card points the declarer needs to win a suit or grand game (0 for null).
-
-    61, or 90 / 120 when that level is announced or is the first that reaches the bid; 121
-    when no level reaches it. Same rule as the Monte Carlo players.
-
-    >>> win_threshold(Contract.parse("G"), 18, Cards("CJ SJ"))   # with 2: 3 x 24 = 72
-    61
-    >>> win_threshold(Contract.parse("D"), 20, Cards("SJ"))   # without 1: 18, schneider 27
-    90
-    """
-    gt = contract.game_type
-    if gt == GameType.NULL:
-        return 0
-    mats = matadors(gt, twelve)
-    first = 2 if contract.schwarz else 1 if contract.schneider else 0
-    for level, need in enumerate((61, 90, 120)):
-        if level >= first and contract_value(contract, mats, level >= 1, level >= 2) >= bid:
-            return need
-    return 121
+# win_threshold is the core's rule (skat._core.win_threshold), re-exported for callers here
+__all__ = ["GameAnalysis", "MoveVerdict", "analyze_game", "win_threshold"]
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skat._core import Action, Card, Deal, Game, GameType, Phase, Pimc, SkatError, Solver, View
+from skat.match import start_player
 from skat.players import Player, make_player
 from skat.players.pimc import default_threads
 from skat.players.rules import RulesPlayer
@@ -281,15 +282,8 @@ class Session:
             if slot is None:
                 continue
             slot.fallback.new_game(seat, derive_seed(self.seed, index, chair, 1))
-            hook = getattr(slot.player, "new_game", None)
-            if hook is None:
-                continue
-            seed = derive_seed(self.seed, index, chair)
             try:
-                if getattr(slot.player, "omniscient", False):
-                    hook(seat=seat, seed=seed, game=game)
-                else:
-                    hook(seat=seat, seed=seed)
+                start_player(slot.player, seat, derive_seed(self.seed, index, chair), game)
             except Exception as e:
                 raise UiError(
                     f"the AI player {slot.spec!r} failed to start a game: {type(e).__name__}: {e}"

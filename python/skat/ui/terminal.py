@@ -22,7 +22,6 @@ from rich.table import Table
 
 from skat._core import Action, Card, Cards, GameType, Phase, matadors
 from skat.display import card_markup, hand_markup
-from skat.ui.analysis import contract_value
 from skat.ui.common import (
     SEAT_NAMES,
     InputError,
@@ -299,7 +298,7 @@ class TerminalGame:
                 value = c.base_value
             else:
                 mats = matadors(gt, known)
-                value = contract_value(c, mats, False, False)
+                value = c.value(mats)
                 matador_note[gt.letter] = f"{'with' if mats > 0 else 'without'} {abs(mats)}"
             flag = "!" if value < view.bid else ""
             below = below or bool(flag)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from skat._core import Action, Card, Cards, Contract, GameType, Phase, matadors
-from skat.ui.analysis import contract_value
 from skat.ui.common import SEAT_NAMES, action_text, card_text, contract_name, valuation
 from skat.ui.session import Session
 
@@ -64,7 +63,7 @@ def _action_json(action: Action, known: Cards, bid: int) -> dict[str, Any]:
             out["value"] = c.base_value
         else:
             mats = matadors(gt, known)
-            out["value"] = contract_value(c, mats, False, False)
+            out["value"] = c.value(mats)
             out["matadors"] = mats
         out["below_bid"] = out["value"] < bid
     elif kind == "play" and action.card is not None:
