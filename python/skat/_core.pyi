@@ -397,6 +397,8 @@ class PimcDecision:
     def nodes(self) -> int: ...
     @property
     def seconds(self) -> float: ...
+    @property
+    def inference(self) -> dict[str, Any] | None: ...
 
 _WorldLike: TypeAlias = (
     tuple[tuple[_CardsLike, _CardsLike, _CardsLike], _CardsLike]
@@ -423,7 +425,11 @@ class Pimc:
     @property
     def seconds(self) -> float | None: ...
     def decide(
-        self, view: View, seed: int = 0, worlds: Sequence[_WorldLike] | None = None
+        self,
+        view: View,
+        seed: int = 0,
+        worlds: Sequence[_WorldLike] | None = None,
+        inference: Inference | None = None,
     ) -> PimcDecision: ...
 
 @final
@@ -498,6 +504,33 @@ def sample_worlds(
     view: View, n: int, seed: int = 0
 ) -> list[tuple[tuple[Cards, Cards, Cards], Cards]]: ...
 def count_worlds(view: View) -> float: ...
+
+@final
+class Inference:
+    def __new__(
+        cls,
+        log_ratio: bytes,
+        model: BiddingTables | None = None,
+        sides: str = "SD",
+        candidates: int = 2000,
+    ) -> Inference: ...
+    @property
+    def sides(self) -> str: ...
+    @property
+    def candidates(self) -> int: ...
+    def weights(
+        self,
+        view: View,
+        worlds: Sequence[tuple[tuple[_CardsLike, _CardsLike, _CardsLike], _CardsLike]],
+    ) -> list[float]: ...
+    def sample(
+        self, view: View, n: int, seed: int
+    ) -> tuple[list[tuple[tuple[tuple[Cards, Cards, Cards], Cards], float]], dict[str, Any]]: ...
+
+def hand_features(cards: _CardsLike) -> list[int]: ...
+def auction_outcomes(view: View) -> list[int | None]: ...
+def inference_layout() -> dict[str, Any]: ...
+def bid_bin(value: int) -> int: ...
 
 _BiddingDeclaration: TypeAlias = tuple[Cards | None, Contract, float, float]
 

@@ -245,3 +245,51 @@ def bench_bidding(hands: int = 200, seed: int = 1, repeat: int = 3) -> dict[str,
         "pickup_value_ms": _summary(timed(lambda h, s: tables.pickup_value(h, s, 18))),
     }
     return out
+
+
+def bench_inference(
+    positions: int = 100, seed: int = 1, repeat: int = 3, candidates: int = 10_000
+) -> dict[str, Any]:
+    """Time of one inference draw per decision: ``candidates`` uniform worlds sampled and
+    weighted, 160 worlds resampled from them (one thread, ``Inference.sample``), at the first
+    card of deals bid and declared by ``kermit``, from the declarer's and a defender's seat."""
+    from skat._core import Deal, Phase
+    from skat.inference import default_tables
+    from skat.match import play
+    from skat.players import make_player
+    from skat.tournament import derive_seed
+
+    inf = default_tables().compile("SD", candidates)
+    views: dict[str, list[Any]] = {"declarer": [], "defender": []}
+    j = 0
+    while len(views["declarer"]) < positions:
+        deal = Deal.random(derive_seed(seed, j))
+        players = [make_player("kermit:worlds=1,threads=1") for _ in range(3)]
+        game = play(players, deal, seed=j, until=Phase.PLAY)
+        j += 1
+        if game.is_over or game.declarer is None:
+            continue
+        d = game.declarer
+        views["declarer"].append(game.view(d))
+        views["defender"].append(game.view((d + 1) % 3))
+    out: dict[str, Any] = {
+        "positions": positions,
+        "seed": seed,
+        "repeat": repeat,
+        "candidates": candidates,
+        "machine": platform.platform(),
+    }
+    for side, vs in views.items():
+        best = [float("inf")] * len(vs)
+        stats = []
+        for _ in range(repeat):
+            for i, v in enumerate(vs):
+                t = time.perf_counter()
+                _, st = inf.sample(v, 160, i)
+                best[i] = min(best[i], time.perf_counter() - t)
+                stats.append(st)
+        out[f"{side}_ms"] = _summary([x * 1000 for x in best])
+        out[f"{side}_fallbacks"] = sum(1 for s in stats if s["fallback"]) // repeat
+        out[f"{side}_nonzero_share"] = sum(s["nonzero"] for s in stats) / (len(stats) * candidates)
+        out[f"{side}_effective"] = statistics.median(s["effective"] for s in stats)
+    return out

@@ -299,6 +299,38 @@ def cmd_bench_bidding(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_bench_inference(args: argparse.Namespace, console: Console) -> int:
+    from skat.bench import bench_inference
+
+    with console.status(f"timing inference draws at {args.positions} first-card positions..."):
+        out = bench_inference(
+            positions=args.positions, seed=args.seed, repeat=args.repeat, candidates=args.candidates
+        )
+    table = Table(
+        title=f"Inference draw, ms per decision, one thread: {out['candidates']:,} candidates"
+        f" sampled and weighted, 160 worlds drawn (best of {out['repeat']}; {out['machine']})"
+    )
+    for col in ("seat", "median", "mean", "p95", "max", "nonzero", "effective", "fallbacks"):
+        table.add_column(col, justify="right")
+    for side in ("declarer", "defender"):
+        t = out[f"{side}_ms"]
+        table.add_row(
+            side,
+            f"{t['median']:.2f}",
+            f"{t['mean']:.2f}",
+            f"{t['p95']:.2f}",
+            f"{t['max']:.2f}",
+            f"{out[f'{side}_nonzero_share']:.1%}",
+            f"{out[f'{side}_effective']:.0f}",
+            str(out[f"{side}_fallbacks"]),
+        )
+    console.print(table)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=2)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     from skat.bench import bench_rules
 
@@ -308,6 +340,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         return cmd_bench_pimc(args, console)
     if args.what == "bidding":
         return cmd_bench_bidding(args, console)
+    if args.what == "inference":
+        return cmd_bench_inference(args, console)
     with console.status("measuring random games (Rust, Python API, OpenSpiel if installed)..."):
         out = bench_rules(games=args.games, repeat=args.repeat, seed=args.seed)
     table = Table(
@@ -678,13 +712,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="Benchmarks: 'rules' (random games per second, against OpenSpiel if "
         "installed), 'solver' (open-handed solver at 30 cards, ablations, node signature) and "
         "'pimc' (seconds per PIMC decision in the first trick, and per game of three pimc "
-        "players) and 'bidding' (milliseconds per bidding-tree evaluation).",
+        "players), 'bidding' (milliseconds per bidding-tree evaluation) and 'inference' "
+        "(milliseconds per inference draw of 10,000 candidate worlds).",
     )
-    b.add_argument("what", choices=["rules", "solver", "pimc", "bidding"], help="what to measure")
+    b.add_argument(
+        "what", choices=["rules", "solver", "pimc", "bidding", "inference"], help="what to measure"
+    )
+    b.add_argument(
+        "--candidates", type=int, default=10_000, help="inference: candidate worlds per draw"
+    )
     b.add_argument("--hands", type=int, default=200, help="bidding: random hands to time")
     b.add_argument("--games", type=int, default=2000, help="rules: games per timed run")
     b.add_argument("--repeat", type=int, default=5, help="rules: timed runs (median reported)")
-    b.add_argument("--positions", type=int, default=100, help="solver: random positions")
+    b.add_argument("--positions", type=int, default=100, help="solver and inference: positions")
     b.add_argument(
         "--ablation-positions", type=int, default=40, help="solver: positions per ablation row"
     )

@@ -590,6 +590,21 @@ impl BiddingModel {
         Some((ev, win))
     }
 
+    /// The probability that the declarer wins `contract` with these cards at `bid`, counting
+    /// only the ways the game reaches the bid (0 if it cannot be declared). Unchecked: the
+    /// caller guarantees 10 + 2 disjoint cards and a seat below 3 (used by inference).
+    pub fn declared_win(
+        &self,
+        hand: Cards,
+        discard: Cards,
+        contract: &Contract,
+        seat: usize,
+        bid: u16,
+    ) -> f64 {
+        self.score(hand, discard, contract, seat, bid)
+            .map_or(0.0, |s| s.1)
+    }
+
     /// The best pick-up declaration with these twelve cards: discard and contract (plain suit
     /// and grand games, null, null ouvert) maximising the expected score.
     pub fn best_pickup(

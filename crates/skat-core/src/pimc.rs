@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 use crate::cards::{Card, Cards};
 use crate::error::SkatError;
 use crate::game::{Phase, View};
+use crate::inference::{Inference, InferenceStats};
 use crate::rules::{matadors, Contract};
 use crate::sampling::{Knowledge, World};
 use crate::solver::{null_survival, Position, Solver, SolverOptions};
@@ -110,6 +111,8 @@ pub struct Decision {
     pub weight: f64,
     pub nodes: u64,
     pub micros: u64,
+    /// What inference did (`None`: worlds drawn uniformly or given).
+    pub inference: Option<InferenceStats>,
 }
 
 /// The points the declarer needs to win, in suit and grand, given her twelve cards: the
@@ -305,6 +308,27 @@ impl Pimc {
         self.decide_worlds(view, &worlds)
     }
 
+    /// Decides with worlds drawn by inference: `candidates` uniform worlds weighted by
+    /// `inference`, `worlds` of them drawn in proportion (see [`Inference::sample`]). A side
+    /// that does not use inference samples uniformly, exactly as [`Pimc::decide`].
+    pub fn decide_inferred(
+        &self,
+        view: &View,
+        seed: u64,
+        inference: &Inference,
+        candidates: usize,
+    ) -> Result<Decision, SkatError> {
+        if !inference.active(view) {
+            return self.decide(view, seed);
+        }
+        let start = Instant::now();
+        let (worlds, stats) = inference.sample(view, candidates, self.options.worlds, seed)?;
+        let mut d = self.decide_worlds(view, &worlds)?;
+        d.inference = Some(stats);
+        d.micros = start.elapsed().as_micros() as u64;
+        Ok(d)
+    }
+
     /// Decides over the given weighted worlds (each must agree with the view: its hands are
     /// the cards still held, its skat the skat or discard).
     pub fn decide_worlds(
@@ -421,6 +445,7 @@ impl Pimc {
             weight,
             nodes,
             micros: start.elapsed().as_micros() as u64,
+            inference: None,
         })
     }
 }

@@ -160,6 +160,10 @@ impl Deck {
         self.total
     }
 
+    pub fn holders(&self) -> &[Holder] {
+        &self.holders
+    }
+
     pub fn unknown(&self) -> Cards {
         self.unknown
     }
@@ -306,6 +310,32 @@ impl Knowledge {
             }
         }
         w
+    }
+
+    /// Whether `w` is one of the worlds this knowledge allows: the known cards where they
+    /// are, every hidden card with a holder that may have it, every holder with its count.
+    pub fn consistent(&self, w: &World) -> bool {
+        for s in 0..3 {
+            let f = self.fixed.hands[s];
+            if !f.is_empty() && w.hands[s] != f {
+                return false;
+            }
+        }
+        if !self.fixed.skat.is_empty() && w.skat != self.fixed.skat {
+            return false;
+        }
+        let mut seen = Cards::EMPTY;
+        for (holder, h) in self.holders.iter().zip(self.deck.holders()) {
+            let c = match holder {
+                Some(s) => w.hands[*s as usize],
+                None => w.skat,
+            };
+            if c.len() != h.need || !c.is_subset(h.allowed) || !c.is_disjoint(seen) {
+                return false;
+            }
+            seen = seen | c;
+        }
+        seen == self.deck.unknown()
     }
 
     /// `n` worlds from `seed`.

@@ -26,7 +26,7 @@ fn declaration(d: Declaration) -> PyDeclaration {
 
 /// The compiled 10+2 evaluation; `skat.bidding.BiddingModel` wraps it.
 #[pyclass(name = "BiddingTables", module = "skat._core", frozen)]
-pub struct PyBiddingTables(BiddingModel);
+pub struct PyBiddingTables(pub BiddingModel);
 
 #[pymethods]
 impl PyBiddingTables {

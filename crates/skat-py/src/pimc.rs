@@ -9,6 +9,7 @@ use skat_core::sampling::World;
 use crate::cards::{CardsArg, PyCard};
 use crate::error::IntoPyResult;
 use crate::game::{PyContract, PyView};
+use crate::inference::{stats_dict, PyInference};
 use crate::solver::options_from;
 
 /// One legal card's averaged value in a PIMC decision, from the deciding seat's side.
@@ -84,6 +85,16 @@ impl PyDecision {
     fn seconds(&self) -> f64 {
         self.0.micros as f64 / 1e6
     }
+    /// What inference did (candidates, nonzero, effective, fallback, distinct), or `None`
+    /// when the worlds were drawn uniformly or given.
+    #[getter]
+    fn inference<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.0
+            .inference
+            .as_ref()
+            .map(|s| stats_dict(py, s))
+            .transpose()
+    }
     fn __repr__(&self) -> String {
         format!(
             "PimcDecision(best={}, worlds={}, seconds={:.3})",
@@ -151,15 +162,30 @@ impl PyPimc {
     /// Decides the card for `view.seat` (who must be to move in card play). Worlds are
     /// sampled uniformly from `seed`, or given as `worlds`: a list of `(hands, skat)` or
     /// `(hands, skat, weight)` where `hands` are the three hands still held and `skat` the
-    /// skat or discard.
-    #[pyo3(signature = (view, seed=0, worlds=None))]
+    /// skat or discard; or drawn by `inference` (a `skat._core.Inference`) when given.
+    #[pyo3(signature = (view, seed=0, worlds=None, inference=None))]
     fn decide(
         &self,
         py: Python<'_>,
         view: &PyView,
         seed: u64,
         worlds: Option<Vec<Bound<'_, PyAny>>>,
+        inference: Option<&PyInference>,
     ) -> PyResult<PyDecision> {
+        if let Some(inf) = inference {
+            if worlds.is_some() {
+                return Err(pyo3::exceptions::PyValueError::new_err(
+                    "give either worlds or inference, not both",
+                ));
+            }
+            let v = &view.0;
+            let d = inf
+                .with(py, |i, cand| {
+                    py.allow_threads(|| self.0.decide_inferred(v, seed, i, cand))
+                })
+                .py_err()?;
+            return Ok(PyDecision(d));
+        }
         let v = view.0.clone();
         let given: Option<Vec<(World, f64)>> = match worlds {
             None => None,

@@ -13,6 +13,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from skat.display import progress_bar
+from skat.inference.cli import REPORT_HELP as INF_REPORT_HELP
+from skat.inference.cli import TRAIN_HELP as INF_TRAIN_HELP
 
 TRAIN_HELP = """\
 Learn the 10+2 bidding evaluation from played games.
@@ -45,9 +47,10 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
     from skat.bidding.fit import fit, samples_with_records, split
     from skat.bidding.generate import generate, read_records
 
-    if args.what != "bidding":
-        console.print(f"[red]unknown training target {args.what!r}[/red]")
-        return 2
+    if args.what == "inference":
+        from skat.inference.cli import cmd_train_inference
+
+        return cmd_train_inference(args, console)
     files: list[str] = list(args.data or [])
     if args.games:
         if not args.records:
@@ -102,8 +105,9 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
     except Exception as e:
         console.print(f"[red]fitting failed: {escape(str(e))}[/red]")
         return 1
-    model.save(args.out)
-    t = Table(title=f"fitted {args.out} ({Path(args.out).stat().st_size // 1024} KB)")
+    out_path = args.out or "bidding.npz"
+    model.save(out_path)
+    t = Table(title=f"fitted {out_path} ({Path(out_path).stat().st_size // 1024} KB)")
     for col in ("family", "games", "win rate", "Brier (out of fold)"):
         t.add_column(col, justify="right")
     for fam, info in model.meta["fit"].items():
@@ -116,9 +120,10 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     from skat.bidding.model import BiddingModel, default_model
     from skat.bidding.report import bidding_report, plot_calibration, report_tables
 
-    if args.what != "bidding":
-        console.print(f"[red]unknown report {args.what!r}[/red]")
-        return 2
+    if args.what == "inference":
+        from skat.inference.cli import cmd_report_inference
+
+        return cmd_report_inference(args, console)
     model = BiddingModel.load(args.model) if args.model else default_model()
     with progress_bar(console) as bar:
         task = bar.add_task("solving", total=None)
@@ -144,11 +149,20 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     """Adds ``train`` and ``report`` to the ``skat`` command line."""
     t = sub.add_parser(
         "train",
-        help="learn the bidding evaluation",
-        description=TRAIN_HELP,
+        help="learn the bidding evaluation or the inference tables",
+        description=TRAIN_HELP + "\n" + INF_TRAIN_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    t.add_argument("what", choices=["bidding"], help="what to train")
+    t.add_argument("what", choices=["bidding", "inference"], help="what to train")
+    t.add_argument("--deals", type=int, default=0, help="inference: random deals to bid")
+    t.add_argument(
+        "--bidder",
+        default="kermit:worlds=1,threads=1",
+        help="inference: the player whose auctions are learned (default kermit)",
+    )
+    t.add_argument(
+        "--smoothing", type=float, default=30.0, help="inference: prior weight (default 30)"
+    )
     t.add_argument("--games", type=int, default=0, help="training games to have in --records")
     t.add_argument("--records", metavar="FILE", help="generated games (ISS records, appended)")
     t.add_argument("--seed", type=int, default=1, help="generation and split seed (default 1)")
@@ -159,16 +173,22 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     t.add_argument("--iss", nargs="*", metavar="FILE", help="human ISS record files")
     t.add_argument("--held-out", type=float, default=0.2, help="share kept aside (default 0.2)")
     t.add_argument("--held-out-records", metavar="FILE", help="write the held-out records here")
-    t.add_argument("--out", default="bidding.npz", help="model file to write (default bidding.npz)")
+    t.add_argument("--out", help="file to write (default bidding.npz or inference.npz)")
     t.set_defaults(func=cmd_train)
 
     r = sub.add_parser(
         "report",
-        help="reports on learned models (calibration)",
-        description=REPORT_HELP,
+        help="reports on learned models (bidding calibration, inference)",
+        description=REPORT_HELP + "\n" + INF_REPORT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    r.add_argument("what", choices=["bidding"], help="what to report on")
+    r.add_argument("what", choices=["bidding", "inference"], help="what to report on")
+    r.add_argument("--sides", default="SD", help="inference: SD, S, D or NI (default SD)")
+    r.add_argument(
+        "--candidates", type=int, default=2000, help="inference: candidate worlds (default 2000)"
+    )
+    r.add_argument("--max-games", type=int, default=0, help="inference: games to read (0: all)")
+    r.add_argument("--seed", type=int, default=0, help="inference: sampling seed (default 0)")
     r.add_argument("--model", metavar="FILE", help="bidding model (default: the packaged one)")
     r.add_argument("--data", nargs="*", metavar="FILE", help="held-out self-play records")
     r.add_argument("--iss", nargs="*", metavar="FILE", help="human ISS record files")

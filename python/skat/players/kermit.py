@@ -6,21 +6,27 @@ of winning a game that reaches it (:func:`skat.bidding.evaluate`), is at least `
 Seeger-Fabian score of picking up the skat (the mean over the 231 possible skats of the best
 discard and contract) with the best hand game (announcements included where they pay) and
 then declares the discard and contract of highest expected score, null ouvert included. Card
-play is the ``pimc`` player's.
+play is the ``pimc`` player's, with the worlds drawn by card inference (:mod:`skat.inference`):
+as declarer from the defenders' bids, as defender from the announced contract's 10+2 value
+and the other defender's bids.
 
 Options (spec ``kermit:threshold=0.55,worlds=40``): ``threshold``, ``model`` (path of a
-bidding model ``.npz``; default the packaged one) and every ``pimc`` option.
+bidding model ``.npz``; default the packaged one), ``inference`` (``SD`` as declarer and
+defender, the default; ``S`` or ``D`` one side only; ``NI`` none: uniform worlds),
+``candidates`` (uniform candidate worlds weighed per decision, default 2000) and every
+``pimc`` option.
 
 >>> from skat.players import make_player
 >>> p = make_player("kermit:threshold=0.55,worlds=20,threads=1")
->>> p.threshold
-0.55
+>>> p.threshold, p.sides
+(0.55, 'SD')
 """
 
 from __future__ import annotations
 
-from skat._core import Action, Cards, Contract, Phase, View, bids
+from skat._core import Action, Cards, Contract, Inference, Phase, PimcDecision, View, bids
 from skat.bidding.model import BiddingModel, default_model
+from skat.inference import SIDES, make_inference
 from skat.players.base import register
 from skat.players.pimc import PimcPlayer
 
@@ -41,14 +47,25 @@ class KermitPlayer(PimcPlayer):
         threads: int | None = None,
         tt_mb: int = 16,
         seed: int = 0,
+        inference: str = "SD",
+        candidates: int = 2000,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
+        sides = str(inference).strip().upper()
+        if sides not in SIDES:
+            raise ValueError(f"inference must be one of {', '.join(SIDES)}, got {inference!r}")
+        if candidates < 1:
+            raise ValueError(f"candidates must be at least 1, got {candidates}")
         super().__init__(
             worlds=worlds, seconds=seconds, points=points, threads=threads, tt_mb=tt_mb, seed=seed
         )
         self.threshold = threshold
         self.model: BiddingModel = BiddingModel.load(model) if model else default_model()
+        self.sides = sides
+        self.candidates = candidates
+        self._custom_model = bool(model)
+        self._inference: Inference | None = None
         self._values: dict[int, float] = {}
         self._plan: Contract | None = None
 
@@ -56,6 +73,28 @@ class KermitPlayer(PimcPlayer):
         super().new_game(seat, seed)
         self._values = {}
         self._plan = None
+
+    @property
+    def inference(self) -> Inference | None:
+        """The compiled inference sampler (``None`` for ``NI``), built on first use."""
+        if self.sides == "NI":
+            return None
+        if self._inference is None:
+            if self._custom_model:
+                from skat.inference import default_tables
+
+                tables = default_tables()
+                self._inference = tables.compile(self.sides, self.candidates, self.model)
+            else:
+                self._inference = make_inference(self.sides, self.candidates)
+        return self._inference
+
+    def decide(self, view: View) -> PimcDecision:
+        """The PIMC decision over worlds drawn by inference (uniform for ``NI``)."""
+        inference = self.inference
+        if inference is None:
+            return super().decide(view)
+        return self.engine.decide(view, self.sample_seed(view), inference=inference)
 
     # ----- bidding -----------------------------------------------------------------------
 

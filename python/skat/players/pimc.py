@@ -71,13 +71,13 @@ class PimcPlayer:
         self.rules.new_game(seat, seed)
         self.last_decision = None
 
+    def sample_seed(self, view: View) -> int:
+        """A different, reproducible sampling seed at every decision of the game."""
+        return (self.game_seed * 1_000_003 + self.seed * 7_919 + len(view.played)) & ((1 << 64) - 1)
+
     def decide(self, view: View) -> PimcDecision:
         """The full decision (every legal card's value) for the seat to move in card play."""
-        # a different, reproducible sample at every decision of the game
-        sample_seed = (self.game_seed * 1_000_003 + self.seed * 7_919 + len(view.played)) & (
-            (1 << 64) - 1
-        )
-        return self.engine.decide(view, sample_seed)
+        return self.engine.decide(view, self.sample_seed(view))
 
     def act(self, view: View) -> Action | str:
         if view.phase != Phase.PLAY:

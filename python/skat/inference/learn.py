@@ -1,0 +1,102 @@
+"""Learning the auction tables: our bidder on random deals, features counted per outcome.
+
+For each deal three instances of the bidder (by default ``kermit``, the player whose auctions
+the tables will read) bid; the auction's outcome for each seat (:func:`skat._core.
+auction_outcomes`: passed without bidding, passed after bidding, or won, with the value
+binned) is recorded with the features of that seat's ten cards. Passed-out deals count too:
+all three outcomes are passes. The counts are all that is kept; :class:`skat.inference.
+InferenceTables` turns them into smoothed log ratios.
+
+Deal ``j`` is ``Deal.random(derive_seed(seed, j))``, so a run is reproducible and can be split
+over worker processes without changing the result.
+
+>>> counts, hands = count_auctions(2, seed=5, workers=1)
+>>> int(hands.sum())
+6
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from skat._core import Deal, Phase, auction_outcomes, hand_features, inference_layout
+from skat.match import play
+from skat.players.base import make_player
+from skat.tournament import derive_seed
+
+_LAYOUT = inference_layout()
+OUTCOMES: int = _LAYOUT["outcomes"]
+FEATURE_VALUES: int = _LAYOUT["feature_values"]
+OFFSETS: list[int] = _LAYOUT["offsets"]
+
+
+def feature_columns(hand: object) -> list[int]:
+    """The table columns (feature value positions) of a hand's nine features."""
+    return [o + f for o, f in zip(OFFSETS, hand_features(hand), strict=True)]  # type: ignore[arg-type]
+
+
+def _auction(bidder: str, seed: int, j: int) -> list[tuple[int, list[int]]]:
+    """(outcome, columns) for the three seats of deal ``j``."""
+    deal = Deal.random(derive_seed(seed, j))
+    players = [make_player(bidder) for _ in range(3)]
+    game = play(players, deal, seed=derive_seed(seed, j, 1), until=Phase.SKAT)
+    outcomes = auction_outcomes(game.view(0))
+    out = []
+    for s in range(3):
+        o = outcomes[s]
+        if o is not None:
+            out.append((o, feature_columns(deal.hands[s])))
+    return out
+
+
+def _chunk(args: tuple[str, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    bidder, seed, lo, hi = args
+    counts = np.zeros((OUTCOMES, FEATURE_VALUES), dtype=np.int64)
+    hands = np.zeros(OUTCOMES, dtype=np.int64)
+    for j in range(lo, hi):
+        for o, cols in _auction(bidder, seed, j):
+            counts[o, cols] += 1
+            hands[o] += 1
+    return counts, hands
+
+
+def _chunks(deals: int, start: int, size: int) -> Iterator[tuple[int, int]]:
+    for lo in range(start, deals, size):
+        yield lo, min(deals, lo + size)
+
+
+def count_auctions(
+    deals: int,
+    seed: int = 0,
+    bidder: str = "kermit:worlds=1,threads=1",
+    workers: int = 1,
+    start: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Feature counts per outcome (``OUTCOMES x FEATURE_VALUES``) and hands per outcome over
+    deals ``start .. deals - 1``; ``progress(n)`` is called with the deals done so far."""
+    counts = np.zeros((OUTCOMES, FEATURE_VALUES), dtype=np.int64)
+    hands = np.zeros(OUTCOMES, dtype=np.int64)
+    jobs = [(bidder, seed, lo, hi) for lo, hi in _chunks(deals, start, 200)]
+    done = 0
+    if workers <= 1:
+        results: Iterator[tuple[np.ndarray, np.ndarray]] = map(_chunk, jobs)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("spawn").Pool(workers)
+        results = pool.imap(_chunk, jobs)
+    try:
+        for (c, h), (_, _, lo, hi) in zip(results, jobs, strict=True):
+            counts += c
+            hands += h
+            done += hi - lo
+            if progress is not None:
+                progress(done)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return counts, hands
