@@ -13,6 +13,7 @@ use crate::game::PyView;
 
 type PyWorld = ((PyCards, PyCards, PyCards), PyCards);
 type WorldIn = ((CardsArg, CardsArg, CardsArg), CardsArg);
+type Draw<'py> = (Vec<(PyWorld, f64)>, Bound<'py, PyDict>);
 
 /// The statistics of one inference draw as a dict.
 pub fn stats_dict<'py>(py: Python<'py>, s: &InferenceStats) -> PyResult<Bound<'py, PyDict>> {
@@ -69,7 +70,7 @@ impl PyInference {
         sides: &str,
         candidates: usize,
     ) -> PyResult<Self> {
-        if log_ratio.len() % 4 != 0 {
+        if !log_ratio.len().is_multiple_of(4) {
             return Err(PyValueError::new_err(
                 "inference tables: the array is not float32 data",
             ));
@@ -117,7 +118,7 @@ impl PyInference {
         view: &PyView,
         n: usize,
         seed: u64,
-    ) -> PyResult<(Vec<(PyWorld, f64)>, Bound<'py, PyDict>)> {
+    ) -> PyResult<Draw<'py>> {
         let v = &view.0;
         let (worlds, stats) = self
             .with(py, |inf, cand| {
