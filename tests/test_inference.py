@@ -29,7 +29,6 @@ from skat.inference.report import inference_report, views_of_game
 from skat.match import play
 from skat.players import make_player
 
-
 World = tuple[tuple[Cards, Cards, Cards], Cards]
 
 

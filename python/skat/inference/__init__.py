@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np

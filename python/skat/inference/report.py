@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from skat._core import Game, GameType, Inference, Phase, View, sample_worlds
+from skat.inference import FEATURE_VALUES, OUTCOMES
 
 
 @dataclass
@@ -132,6 +133,9 @@ def truth_probabilities(
     return sum(pw) / n, sum(pu) / n, sum(lw) / n, sum(lu) / n
 
 
+_UNIFORM = Inference(bytes(4 * OUTCOMES * FEATURE_VALUES), None, "NI", 1)
+
+
 def _iter_rows(games: Iterable[Game]) -> Iterator[TruthRow]:
     for g in games:
         if g.contract is None or g.declarer is None:
@@ -158,8 +162,10 @@ def inference_report(
         r = truth_probabilities(row, inference, candidates, seed + i)
         views += 1
         if r is None:
+            # every candidate weighs zero: the sampler falls back to uniform worlds
             fallbacks += 1
-            continue
+            r = truth_probabilities(row, _UNIFORM, candidates, seed + i)
+            assert r is not None
         pw, pu, lw, lu = r
         for cell in (
             acc[(row.game_type, row.side, row.trick)],
