@@ -523,6 +523,9 @@ class Inference:
         view: View,
         worlds: Sequence[tuple[tuple[_CardsLike, _CardsLike, _CardsLike], _CardsLike]],
     ) -> list[float]: ...
+    def holder_odds(
+        self, view: View, candidates: int, seed: int
+    ) -> tuple[list[tuple[Card, list[float], list[float]]], bool]: ...
     def sample(
         self, view: View, n: int, seed: int
     ) -> tuple[list[tuple[tuple[tuple[Cards, Cards, Cards], Cards], float]], dict[str, Any]]: ...

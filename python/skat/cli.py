@@ -20,7 +20,7 @@ from rich.table import Table
 
 from skat import __version__
 from skat._core import Deal, random_game
-from skat.display import SEAT_NAMES, hand_markup, progress_bar, result_line
+from skat.display import SEAT_NAMES, hand_markup, progress_bar, result_line, save_json
 from skat.records import ReplaySummary, replay_file
 
 
@@ -218,9 +218,7 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
             ab.add_row(name, *cells, THESIS_ABLATION.get(key, ""))
         console.print(ab)
     console.print(f"Nodes searched: {out['signature']}")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=2)
+    save_json(args.json, out)
     return 0
 
 
@@ -264,9 +262,7 @@ def cmd_bench_pimc(args: argparse.Namespace, console: Console) -> int:
             f"{s['max']:.3f}",
         )
     console.print(table)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=2)
+    save_json(args.json, out)
     return 0
 
 
@@ -293,9 +289,7 @@ def cmd_bench_bidding(args: argparse.Namespace, console: Console) -> int:
             label, f"{t['median']:.2f}", f"{t['mean']:.2f}", f"{t['p95']:.2f}", f"{t['max']:.2f}"
         )
     console.print(table)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=2)
+    save_json(args.json, out)
     return 0
 
 
@@ -325,9 +319,7 @@ def cmd_bench_inference(args: argparse.Namespace, console: Console) -> int:
             str(out[f"{side}_fallbacks"]),
         )
     console.print(table)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=2)
+    save_json(args.json, out)
     return 0
 
 
@@ -372,9 +364,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         )
     else:
         console.print("[dim]open_spiel not installed: no OpenSpiel comparison[/dim]")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=2)
+    save_json(args.json, out)
     return 0
 
 

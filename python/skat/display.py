@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
+from typing import Any
+
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -74,3 +78,11 @@ def progress_bar(console: Console) -> Progress:
         console=console,
         transient=True,
     )
+
+
+def save_json(path: str | os.PathLike[str] | None, data: Any) -> None:
+    """Writes ``data`` as indented JSON to ``path`` (nothing when ``path`` is empty): the
+    ``--json FILE`` option of the commands."""
+    if path:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2)

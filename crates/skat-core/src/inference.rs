@@ -37,7 +37,7 @@ use std::collections::HashMap;
 
 use crate::action::Action;
 use crate::bidding::BiddingModel;
-use crate::cards::Cards;
+use crate::cards::{Card, Cards};
 use crate::error::SkatError;
 use crate::game::{Actor, Move, Phase, View};
 use crate::rng::Rng;
@@ -246,6 +246,20 @@ pub struct InferenceStats {
     pub distinct: usize,
 }
 
+/// Where the hidden cards are, according to a set of uniform candidate worlds with and without
+/// the inference weights (holders: seats 0-2, 3 = the skat).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HolderOdds {
+    /// The cards the seat cannot see, in card order.
+    pub cards: Vec<Card>,
+    /// Per card: the weighted share of candidates giving it to each holder.
+    pub weighted: Vec<[f64; 4]>,
+    /// Per card: the plain share of candidates giving it to each holder.
+    pub uniform: Vec<[f64; 4]>,
+    /// Every candidate weighed zero: `weighted` is the uniform share (what the sampler uses).
+    pub fallback: bool,
+}
+
 /// What a view's history says, prepared once per decision.
 struct Context {
     seat: u8,
@@ -356,6 +370,50 @@ impl Inference<'_> {
                 }
             })
             .collect())
+    }
+
+    /// Where the hidden cards are among `candidates` uniform candidates drawn from `seed`
+    /// (the candidates [`Knowledge::sample_many`] draws), weighted and unweighted.
+    pub fn holder_odds(
+        &self,
+        view: &View,
+        candidates: usize,
+        seed: u64,
+    ) -> Result<HolderOdds, SkatError> {
+        let k = Knowledge::from_view(view)?;
+        let ctx = Self::context(view)?;
+        let cards: Vec<Card> = k.deck.unknown().iter().collect();
+        let mut weighted = vec![[0.0; 4]; cards.len()];
+        let mut uniform = vec![[0.0; 4]; cards.len()];
+        let mut total = 0.0;
+        let worlds = k.sample_many(candidates.max(1), seed);
+        for w in &worlds {
+            let x = self.weight_in(&ctx, w);
+            total += x;
+            for (i, &c) in cards.iter().enumerate() {
+                let h = (0..3).find(|&s| w.hands[s].contains(c)).unwrap_or(3);
+                weighted[i][h] += x;
+                uniform[i][h] += 1.0;
+            }
+        }
+        let n = worlds.len() as f64;
+        for u in &mut uniform {
+            u.iter_mut().for_each(|v| *v /= n);
+        }
+        let fallback = !(total > 0.0 && total.is_finite());
+        if fallback {
+            weighted.clone_from(&uniform);
+        } else {
+            for w in &mut weighted {
+                w.iter_mut().for_each(|v| *v /= total);
+            }
+        }
+        Ok(HolderOdds {
+            cards,
+            weighted,
+            uniform,
+            fallback,
+        })
     }
 
     /// `worlds` draws for the search from `candidates` uniform candidates weighted by
@@ -505,6 +563,14 @@ mod tests {
             assert!((stats.effective - 500.0).abs() < 1e-6);
             let n: f64 = worlds.iter().map(|w| w.1).sum();
             assert_eq!(n, 40.0);
+            let odds = inf.holder_odds(&v, 300, 4).unwrap();
+            assert!(!odds.fallback && !odds.cards.is_empty());
+            for (w, u) in odds.weighted.iter().zip(&odds.uniform) {
+                assert!((u.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+                for h in 0..4 {
+                    assert!((w[h] - u[h]).abs() < 1e-9);
+                }
+            }
             let cand = Knowledge::from_view(&v).unwrap().sample_many(10, 1);
             for w in inf.weights(&v, &cand).unwrap() {
                 assert!((w - 1.0).abs() < 1e-12);

@@ -7,12 +7,13 @@ use skat_core::inference::{self, BidTables, Inference, InferenceStats, Sides};
 use skat_core::sampling::World;
 
 use crate::bidding::PyBiddingTables;
-use crate::cards::{hands_tuple, CardsArg, PyCards};
+use crate::cards::{hands_tuple, CardsArg, PyCard, PyCards};
 use crate::error::IntoPyResult;
 use crate::game::PyView;
 
 type PyWorld = ((PyCards, PyCards, PyCards), PyCards);
 type WorldIn = ((CardsArg, CardsArg, CardsArg), CardsArg);
+type HolderOddsOut = (Vec<(PyCard, [f64; 4], [f64; 4])>, bool);
 type Draw<'py> = (Vec<(PyWorld, f64)>, Bound<'py, PyDict>);
 
 /// The statistics of one inference draw as a dict.
@@ -108,6 +109,32 @@ impl PyInference {
         let v = &view.0;
         self.with(py, |inf, _| py.allow_threads(|| inf.weights(v, &w)))
             .py_err()
+    }
+
+    /// Where the hidden cards are among `candidates` uniform candidates drawn from `seed`
+    /// (those `sample_worlds(view, candidates, seed)` gives): per hidden card, the weighted
+    /// and the plain share of candidates giving it to seats 0, 1, 2 and the skat; and whether
+    /// every candidate weighed zero (then the weighted shares are the plain ones).
+    fn holder_odds(
+        &self,
+        py: Python<'_>,
+        view: &PyView,
+        candidates: usize,
+        seed: u64,
+    ) -> PyResult<HolderOddsOut> {
+        let v = &view.0;
+        let odds = self
+            .with(py, |inf, _| {
+                py.allow_threads(|| inf.holder_odds(v, candidates, seed))
+            })
+            .py_err()?;
+        let rows = odds
+            .cards
+            .iter()
+            .zip(odds.weighted.iter().zip(&odds.uniform))
+            .map(|(&c, (w, u))| (PyCard(c), *w, *u))
+            .collect();
+        Ok((rows, odds.fallback))
     }
 
     /// Draws `n` worlds by inference from `seed` (merged: `(hands, skat, weight)` with the

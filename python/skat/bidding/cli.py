@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -12,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from skat.display import progress_bar
+from skat.display import progress_bar, save_json
 from skat.inference.cli import REPORT_HELP as INF_REPORT_HELP
 from skat.inference.cli import TRAIN_HELP as INF_TRAIN_HELP
 
@@ -139,9 +138,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     if args.plot:
         plot_calibration(report, args.plot)
         console.print(f"calibration plot: {args.plot}")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(report, f, indent=2)
+    save_json(args.json, report)
     return 0
 
 

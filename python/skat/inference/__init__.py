@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from skat._core import Cards, Inference, SkatError, View, hand_features, inference_layout
+from skat.display import SEAT_NAMES
 
 __all__ = [
     "SIDES",
@@ -62,7 +63,6 @@ OUTCOMES: int = _LAYOUT["outcomes"]
 OUTCOMES_PER_SEAT: int = _LAYOUT["outcomes_per_seat"]
 BID_BINS: int = _LAYOUT["bid_bins"]
 BIN_NAMES = ("18", "20", "22-24", "27-30", "33-36", "40-48", "50+")
-SEAT_NAMES = ("forehand", "middlehand", "rearhand")
 
 
 class InferenceError(SkatError):

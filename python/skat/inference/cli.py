@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
 from rich.console import Console
 from rich.table import Table
 
-from skat.display import progress_bar
+from skat.display import progress_bar, save_json
 
 TRAIN_HELP = """\
 inference (--deals N): deal random hands, let three --bidder players bid (our kermit by
@@ -107,7 +106,5 @@ def cmd_report_inference(args: argparse.Namespace, console: Console) -> int:
     if args.plot:
         plot_report(report, args.plot)
         console.print(f"plot: {args.plot}")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(report, f, indent=2)
+    save_json(args.json, report)
     return 0

@@ -22,45 +22,26 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from skat._core import Deal, Phase, auction_outcomes, hand_features, inference_layout
+from skat._core import Cards, Deal, Phase, auction_outcomes
+from skat.inference import FEATURE_VALUES, OUTCOMES, count_hands
 from skat.match import play
 from skat.players.base import make_player
 from skat.tournament import derive_seed
 
-_LAYOUT = inference_layout()
-OUTCOMES: int = _LAYOUT["outcomes"]
-FEATURE_VALUES: int = _LAYOUT["feature_values"]
-OFFSETS: list[int] = _LAYOUT["offsets"]
 
-
-def feature_columns(hand: object) -> list[int]:
-    """The table columns (feature value positions) of a hand's nine features."""
-    return [o + f for o, f in zip(OFFSETS, hand_features(hand), strict=True)]  # type: ignore[arg-type]
-
-
-def _auction(bidder: str, seed: int, j: int) -> list[tuple[int, list[int]]]:
-    """(outcome, columns) for the three seats of deal ``j``."""
+def _auction(bidder: str, seed: int, j: int) -> list[tuple[int, Cards]]:
+    """(outcome, ten cards) for the seats of deal ``j`` the auction says something about."""
     deal = Deal.random(derive_seed(seed, j))
     players = [make_player(bidder) for _ in range(3)]
     game = play(players, deal, seed=derive_seed(seed, j, 1), until=Phase.SKAT)
     outcomes = auction_outcomes(game.view(0))
-    out = []
-    for s in range(3):
-        o = outcomes[s]
-        if o is not None:
-            out.append((o, feature_columns(deal.hands[s])))
-    return out
+    return [(o, deal.hands[s]) for s, o in enumerate(outcomes) if o is not None]
 
 
 def _chunk(args: tuple[str, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     bidder, seed, lo, hi = args
-    counts = np.zeros((OUTCOMES, FEATURE_VALUES), dtype=np.int64)
-    hands = np.zeros(OUTCOMES, dtype=np.int64)
-    for j in range(lo, hi):
-        for o, cols in _auction(bidder, seed, j):
-            counts[o, cols] += 1
-            hands[o] += 1
-    return counts, hands
+    seen = [pair for j in range(lo, hi) for pair in _auction(bidder, seed, j)]
+    return count_hands([h for _, h in seen], [o for o, _ in seen])
 
 
 def _chunks(deals: int, start: int, size: int) -> Iterator[tuple[int, int]]:

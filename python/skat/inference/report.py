@@ -26,22 +26,19 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from skat._core import Game, GameType, Inference, Phase, View, sample_worlds
-from skat.inference import FEATURE_VALUES, OUTCOMES
+from skat._core import Card, Game, GameType, Inference, Phase, View
 
 
 @dataclass
 class TruthRow:
-    """One seat's view at the start of a trick, with the truth it cannot see."""
+    """One seat's view at the start of a trick, with where the cards really are."""
 
     game_type: str
     side: str
     trick: int
     view: View
-    #: the true holder of each hidden card: card bit -> 0/1/2 (seat) or 3 (skat)
-    truth: dict[int, int]
+    #: the true holder of every card still in a hand or the skat: 0/1/2 (seat) or 3 (skat)
+    truth: dict[Card, int]
 
 
 def _family(gt: GameType) -> str:
@@ -52,13 +49,9 @@ def _family(gt: GameType) -> str:
     return "suit"
 
 
-def _holders(game: Game) -> dict[int, int]:
-    out: dict[int, int] = {}
-    for s, h in enumerate(game.hands):
-        for c in h:
-            out[1 << c.index] = s
-    for c in game.skat:
-        out[1 << c.index] = 3
+def _holders(game: Game) -> dict[Card, int]:
+    out = {c: s for s, h in enumerate(game.hands) for c in h}
+    out.update((c, 3) for c in game.skat)
     return out
 
 
@@ -71,18 +64,10 @@ def views_of_game(game: Game) -> list[TruthRow]:
     def take() -> None:
         contract = replay.contract
         assert contract is not None
-        truth_all = _holders(replay)
+        truth = _holders(replay)
         for seat in range(3):
             view = replay.view(seat)
             if view.to_move is None:
-                continue
-            known = view.hand.bits
-            if view.open_hand is not None and seat != replay.declarer:
-                known |= view.open_hand.bits
-            if seat == replay.declarer and replay.picked_up:
-                known |= replay.skat.bits
-            hidden = {b: h for b, h in truth_all.items() if not b & known}
-            if not hidden:
                 continue
             rows.append(
                 TruthRow(
@@ -90,7 +75,7 @@ def views_of_game(game: Game) -> list[TruthRow]:
                     "declarer" if seat == replay.declarer else "defender",
                     len(replay.tricks) + 1,
                     view,
-                    hidden,
+                    truth,
                 )
             )
 
@@ -108,32 +93,24 @@ def views_of_game(game: Game) -> list[TruthRow]:
 
 def truth_probabilities(
     row: TruthRow, inference: Inference, candidates: int, seed: int
-) -> tuple[float, float, float, float] | None:
-    """(weighted, uniform) mean probability of the true holder over the hidden cards and the
-    two mean log-probabilities; ``None`` when every candidate has weight zero."""
-    worlds = sample_worlds(row.view, candidates, seed)
-    w = np.asarray(inference.weights(row.view, worlds), dtype=np.float64)
-    if not w.sum() > 0:
+) -> tuple[float, float, float, float, bool] | None:
+    """(weighted, uniform) mean probability of the true holder over the cards the seat cannot
+    see, the two mean log-probabilities, and whether every candidate weighed zero (then the
+    weighted values are the uniform ones, as the sampler falls back); ``None`` when the seat
+    sees every card."""
+    odds, fallback = inference.holder_odds(row.view, candidates, seed)
+    if not odds:
         return None
-    w = w / w.sum()
-    holders = np.array(
-        [[h[0].bits, h[1].bits, h[2].bits, s.bits] for h, s in worlds], dtype=np.int64
-    )
-    pw, pu, lw, lu = [], [], [], []
-    for bit, holder in row.truth.items():
-        hit = (holders[:, holder] & bit) != 0
-        a = float(w[hit].sum())
-        b = float(hit.mean())
-        pw.append(a)
-        pu.append(b)
-        # floor: a truth no candidate shows counts as one candidate in the set
-        lw.append(math.log(max(a, 1.0 / candidates)))
-        lu.append(math.log(max(b, 1.0 / candidates)))
-    n = len(pw)
-    return sum(pw) / n, sum(pu) / n, sum(lw) / n, sum(lu) / n
-
-
-_UNIFORM = Inference(bytes(4 * OUTCOMES * FEATURE_VALUES), None, "NI", 1)
+    pw = pu = lw = lu = 0.0
+    floor = 1.0 / candidates  # a truth no candidate shows counts as one candidate in the set
+    for card, weighted, uniform in odds:
+        h = row.truth[card]
+        pw += weighted[h]
+        pu += uniform[h]
+        lw += math.log(max(weighted[h], floor))
+        lu += math.log(max(uniform[h], floor))
+    n = len(odds)
+    return pw / n, pu / n, lw / n, lu / n, fallback
 
 
 def _iter_rows(games: Iterable[Game]) -> Iterator[TruthRow]:
@@ -160,13 +137,11 @@ def inference_report(
     views = fallbacks = 0
     for i, row in enumerate(_iter_rows(games)):
         r = truth_probabilities(row, inference, candidates, seed + i)
-        views += 1
         if r is None:
-            # every candidate weighs zero: the sampler falls back to uniform worlds
-            fallbacks += 1
-            r = truth_probabilities(row, _UNIFORM, candidates, seed + i)
-            assert r is not None
-        pw, pu, lw, lu = r
+            continue
+        pw, pu, lw, lu, fallback = r
+        views += 1
+        fallbacks += fallback
         for cell in (
             acc[(row.game_type, row.side, row.trick)],
             tot[(row.game_type, row.side)],
