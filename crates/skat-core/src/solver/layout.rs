@@ -32,6 +32,8 @@ pub struct Layout {
     pub group_mask: [u32; MAX_GROUPS],
     /// Lowest bit of each group.
     pub group_base: [u8; MAX_GROUPS],
+    /// Number of cards of each group.
+    pub group_width: [u8; MAX_GROUPS],
     pub ngroups: usize,
     /// Internal mask of the trumps (0 in null); always the highest group when present.
     pub trumps: u32,
@@ -82,6 +84,10 @@ impl Layout {
         }
         debug_assert_eq!(next, 32);
         let ngroups = groups.len();
+        let mut group_width = [0u8; MAX_GROUPS];
+        for (w, g) in group_width.iter_mut().zip(groups.iter()) {
+            *w = g.len() as u8;
+        }
         let trump_group = if trumps.is_empty() {
             usize::MAX
         } else {
@@ -118,6 +124,7 @@ impl Layout {
             group_of,
             group_mask,
             group_base,
+            group_width,
             ngroups,
             trumps: trumps_int,
             trump_group,

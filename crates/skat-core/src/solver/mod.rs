@@ -16,9 +16,10 @@
 //! # Search
 //!
 //! Fail-soft alpha-beta (the declarer maximises) driven by MTD(f) null-window probes
-//! ([`search`]); a transposition table at trick boundaries on marginal values ([`tt`]), either
-//! exact (default, four-way sub-buckets) or payoff-similarity canonical (thesis ch. 7, optional:
-//! it saves nodes but costs time); move ordering with the fastest-cut-first term and
+//! ([`search`]); a transposition table at trick boundaries on marginal values ([`tt`]):
+//! payoff-similarity canonical keys (thesis ch. 7) for trick starts with six or more cards per
+//! hand, exact keys below (16-byte entries, one cache line per exact probe, fetched while
+//! the static bounds are computed); move ordering with the fastest-cut-first term and
 //! collapsing of equivalent cards ([`order`]); quick-trick static bounds plus unbeatable-trump
 //! bounds for both sides at every trick start ([`bounds`], thesis ch. 5); direct solution of
 //! the last two tricks ([`tables`]); optionally an exact small-endgame cache ([`endgame`]).
@@ -51,16 +52,15 @@ use search::Searcher;
 use tt::Tt;
 
 /// Switches for each enhancement and the transposition-table size. All are on by default
-/// except `payoff_similarity` (it saves 10-20% of the nodes at 30 cards, but its canonical
-/// keys and distance scans halve the node rate, so it costs time), `endgame_cache` (its
-/// full-window re-searches cost more than the null-window re-searches they save: +5-15%
-/// time at 30 cards) and `bisect`.
+/// except `endgame_cache` (its full-window re-searches cost more than the null-window
+/// re-searches they save: +5-15% time at 30 cards) and `bisect`. Payoff-similarity keys are
+/// used from [`search::SIMILARITY_MIN_CARDS`] cards per hand up, exact keys below.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SolverOptions {
     /// Transposition table at trick boundaries.
     pub transposition_table: bool,
-    /// Payoff-similarity canonical keys with valuation distance bounds (needs the table; off
-    /// by default: fewer nodes, but slower).
+    /// Payoff-similarity canonical keys with valuation distance bounds (needs the table) for
+    /// trick starts with at least [`search::SIMILARITY_MIN_CARDS`] cards per hand.
     pub payoff_similarity: bool,
     /// Heuristic move ordering (trick value, smearing, cashing, table move).
     pub move_ordering: bool,
@@ -92,7 +92,7 @@ impl Default for SolverOptions {
     fn default() -> SolverOptions {
         SolverOptions {
             transposition_table: true,
-            payoff_similarity: false,
+            payoff_similarity: true,
             move_ordering: true,
             fastest_cut_first: true,
             collapse_equivalent: true,
@@ -175,7 +175,7 @@ impl Solver {
         let total = options.tt_mb.max(1) * 1024 * 1024;
         let eg_bytes = if options.endgame_cache { total / 4 } else { 0 };
         let tt = if options.transposition_table {
-            Tt::with_bytes(total - eg_bytes, options.payoff_similarity)
+            Tt::with_bytes(total - eg_bytes)
         } else {
             Tt::tiny()
         };

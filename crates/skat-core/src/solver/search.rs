@@ -10,7 +10,7 @@ use super::endgame::{EgCache, EgKey};
 use super::layout::{Layout, MAX_GROUPS};
 use super::order::{collapse, representatives};
 use super::tables;
-use super::tt::{Key, Tt};
+use super::tt::{spread, Key, Tt};
 use super::SolverOptions;
 
 /// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
@@ -19,6 +19,10 @@ const LEAD_TRUMP: i32 = 5;
 /// Largest number of cards per hand whose trick starts are solved exactly through the
 /// endgame cache.
 pub const ENDGAME_CACHE_K: u32 = 4;
+/// Payoff-similarity keys are used for trick starts with at least this many cards per hand;
+/// smaller ones use exact keys (thesis ch. 7: below five cards the canonical key costs more
+/// than it saves; measured here, 6 is best for `analyze` at 30 cards, 5 for `solve`).
+pub const SIMILARITY_MIN_CARDS: u32 = 6;
 
 /// What the move scores of a follow (second or third card of a trick) share: the current
 /// winning card and seat, the contenders of the led group, the trick's points so far and, for
@@ -57,6 +61,36 @@ fn m3(x: usize) -> usize {
     } else {
         x
     }
+}
+
+/// Number of jacks in a 4-bit jack pattern.
+const JACK_COUNT: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+
+/// L1 distance of two 7-card valuations of one suit (bits 7 8 9 Q K T A, points 0 0 0 3 4
+/// 10 11) with equally many cards: pairing the i-th most powerful with the i-th, which is
+/// the sum over the point thresholds of the difference of the counts at or above it.
+static DIST7: [u8; 128 * 128] = dist7_table();
+
+const fn count_diff(a: u32, b: u32, m: u32) -> u32 {
+    ((a & m).count_ones() as i32 - (b & m).count_ones() as i32).unsigned_abs()
+}
+
+const fn dist7_table() -> [u8; 128 * 128] {
+    let mut t = [0u8; 128 * 128];
+    let mut a = 0u32;
+    while a < 128 {
+        let mut b = 0u32;
+        while b < 128 {
+            let d = 3 * count_diff(a, b, 0x78)
+                + count_diff(a, b, 0x70)
+                + 6 * count_diff(a, b, 0x60)
+                + count_diff(a, b, 0x40);
+            t[(a << 7 | b) as usize] = d as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
 }
 
 #[inline]
@@ -184,6 +218,12 @@ impl<'a> Searcher<'a> {
 
     /// Value of every representative legal move at the root, then mapped to all legal cards.
     /// Returns (internal card, marginal value of the position after it) for each legal card.
+    ///
+    /// Each move's MTD(f) comes *from above*: the first at the trivial upper bound, the others
+    /// one point above the previous move's value. A probe that fails (the declarer cannot
+    /// reach the target) needs only one defender reply per node, one that succeeds needs every
+    /// defender reply; from above, the only successful probe is usually the last one, at the
+    /// exact value.
     pub fn analyze(&mut self) -> (Vec<(u8, i32)>, u32) {
         let p = self.to_move();
         let lead = if self.tlen > 0 {
@@ -246,9 +286,9 @@ impl<'a> Searcher<'a> {
                 result = (10 - self.hands[0].count_ones() as i32, 0);
             } else {
                 let g = if guess == i32::MIN {
-                    guess
+                    i32::MAX
                 } else {
-                    guess - gain
+                    guess - gain + 1
                 };
                 let (v, pr) = self.mtdf(g);
                 result = (v + gain, pr);
@@ -258,9 +298,9 @@ impl<'a> Searcher<'a> {
             self.tlen = 3;
         } else {
             let g = if guess == i32::MIN {
-                self.trivial_bounds().0
+                i32::MAX
             } else {
-                guess
+                guess + 1
             };
             result = self.mtdf(g);
         }
@@ -286,11 +326,13 @@ impl<'a> Searcher<'a> {
         for (i, p) in perm.iter_mut().enumerate() {
             *p = i as u8;
         }
-        if !self.opt.payoff_similarity {
+        if !self.opt.payoff_similarity || self.hands[l].count_ones() < SIMILARITY_MIN_CARDS {
+            // the owner of each card in two bits (0: out; 1, 2, 3: the leader, the next,
+            // the last); the tag's top bit keeps it apart from every valuation
             let key = Key {
-                a: rot[0] as u64 | (rot[1] as u64) << 32,
-                b: rot[2],
-                val: (drel | class << 2) as u32,
+                a: spread(rot[0] | rot[2]) | spread(rot[1] | rot[2]) << 1,
+                val: 0x8000_0000 | (drel | class << 2) as u32,
+                canonical: false,
             };
             return (key, perm);
         }
@@ -343,36 +385,41 @@ impl<'a> Searcher<'a> {
             val |= rems[g] << lay.group_base[slot];
         }
         k = k << 4 | (drel | class << 2);
-        (Key { a: k, b: 0, val }, perm)
+        (
+            Key {
+                a: k,
+                val,
+                canonical: true,
+            },
+            perm,
+        )
     }
 
     /// L1 distance of two valuations (same canonical key, so the same counts per slot): the
     /// i-th most powerful remaining card of a slot is paired with the i-th. Where power order
     /// is value order (plain suits: 7 8 9 Q K T A = 0 0 0 3 4 10 11) the distance of sorted
     /// sequences is the sum over value thresholds of the difference of the counts at or above
-    /// the threshold, a few popcounts; jacks are all worth 2.
+    /// the threshold, one look-up in [`DIST7`] per suit; jacks are all worth 2.
     pub fn dist(lay: &Layout, v1: u32, v2: u32) -> i32 {
         if v1 == v2 || lay.game_type.is_null() {
             return 0;
         }
-        let f = |a: u32, b: u32, t: u32| {
-            ((a & t).count_ones() as i32 - (b & t).count_ones() as i32).abs()
-        };
         let mut d = 0i32;
         for g in 0..lay.ngroups {
             let base = lay.group_base[g] as u32;
-            let width = lay.group_mask[g].count_ones();
+            let width = lay.group_width[g] as u32;
             let gm = (1u32 << width) - 1;
             let a = (v1 >> base) & gm;
             let b = (v2 >> base) & gm;
             if a == b || width == 4 {
                 continue;
             }
-            if width == 11 && (a >> 7).count_ones() != (b >> 7).count_ones() {
+            // jack counts differ: the pairing mixes jacks with the trump suit's cards
+            if width == 11 && JACK_COUNT[(a >> 7) as usize] != JACK_COUNT[(b >> 7) as usize] {
                 d += Self::dist_slow(lay, g, a, b);
                 continue;
             }
-            d += 3 * f(a, b, 0x78) + f(a, b, 0x70) + 6 * f(a, b, 0x60) + f(a, b, 0x40);
+            d += DIST7[((a & 0x7F) << 7 | (b & 0x7F)) as usize] as i32;
         }
         d
     }
@@ -429,12 +476,22 @@ impl<'a> Searcher<'a> {
         let mut key = None;
         let mut ttmv = 0xFF;
         let mut revisit = false;
-        if self.use_tt {
-            let (kk, perm) = self.key();
+        // the table's line is requested first; the static bounds are computed while it comes
+        let kp = if self.use_tt {
+            let kp = self.key();
+            self.tt.prefetch(&kp.0);
+            Some(kp)
+        } else {
+            None
+        };
+        if self.opt.static_bounds && !self.null {
+            let (slo, shi) = self.static_bounds();
+            lo = lo.max(slo);
+            hi = hi.min(shi);
+        }
+        if let Some((kk, perm)) = kp {
             let lay = self.lay;
-            if let Some((tlo, thi, mv)) = self.tt.probe(&kk, self.opt.payoff_similarity, |a, b| {
-                Self::dist(lay, a, b)
-            }) {
+            if let Some((tlo, thi, mv)) = self.tt.probe(&kk, |a, b| Self::dist(lay, a, b)) {
                 lo = lo.max(tlo);
                 hi = hi.min(thi);
                 revisit = true;
@@ -443,11 +500,6 @@ impl<'a> Searcher<'a> {
                 }
             }
             key = Some((kk, perm));
-        }
-        if self.opt.static_bounds && !self.null && lo < beta && hi > alpha {
-            let (slo, shi) = self.static_bounds();
-            lo = lo.max(slo);
-            hi = hi.min(shi);
         }
         if lo >= beta {
             return lo;
@@ -580,6 +632,41 @@ impl<'a> Searcher<'a> {
         } else {
             None
         };
+        let (mut moves, n) = self.ordered_moves(p, lead, ttmv);
+        let moves = &mut moves[..n];
+        let maximizing = p == self.decl;
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut best_mv = 0xFF;
+        for &(_, c) in moves.iter() {
+            let v = self.play_and_search(p, c, alpha, beta);
+            if maximizing {
+                if v > best {
+                    best = v;
+                    best_mv = c;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            } else if v < best {
+                best = v;
+                best_mv = c;
+                if v < beta {
+                    beta = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_mv)
+    }
+
+    /// The moves of player `p` (equivalent cards collapsed), best first by the heuristic
+    /// order (the table move `ttmv` first), with their scores.
+    fn ordered_moves(&self, p: usize, lead: Option<u8>, ttmv: u8) -> ([(i32, u8); 10], usize) {
         let hand = self.hands[p];
         let legal = self.lay.legal(hand, lead);
         let moves_mask = if self.opt.collapse_equivalent {
@@ -597,7 +684,7 @@ impl<'a> Searcher<'a> {
             moves[n] = (0, c as u8);
             n += 1;
         }
-        let moves = &mut moves[..n];
+        let ms = &mut moves[..n];
         if self.opt.move_ordering && n > 1 {
             // what the scores of a follow share is computed once per node
             let ctx = if self.tlen > 0 {
@@ -627,7 +714,7 @@ impl<'a> Searcher<'a> {
             // first card the next player's legal cards, after the second the winner's hand
             // size (k - 1), are the same for every move
             let fcf = self.opt.fastest_cut_first && self.tlen == 0;
-            for mv in moves.iter_mut() {
+            for mv in ms.iter_mut() {
                 let mut s = if self.null {
                     self.score_null(p, mv.1, &ctx)
                 } else {
@@ -641,36 +728,9 @@ impl<'a> Searcher<'a> {
                 }
                 mv.0 = s;
             }
-            moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+            ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         }
-        let maximizing = p == self.decl;
-        let mut best = if maximizing { i32::MIN } else { i32::MAX };
-        let mut best_mv = 0xFF;
-        for &(_, c) in moves.iter() {
-            let v = self.play_and_search(p, c, alpha, beta);
-            if maximizing {
-                if v > best {
-                    best = v;
-                    best_mv = c;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
-                }
-            } else if v < best {
-                best = v;
-                best_mv = c;
-                if v < beta {
-                    beta = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        (best, best_mv)
+        (moves, n)
     }
 
     #[inline]

@@ -4,45 +4,91 @@
 //!
 //! Two key schemes share one table:
 //!
-//! * exact: the three hands, rotated so that the leader comes first, plus the declarer's seat
-//!   relative to the leader and the game class (suit games of different trump suits share
-//!   entries: the internal numbering makes them isomorphic);
+//! * exact: the owner of every card (out, or one of the three hands rotated so that the leader
+//!   comes first: two bits per card, 64 bits), plus a tag with the declarer's seat relative to
+//!   the leader and the game class (suit games of different trump suits share entries: the
+//!   internal numbering makes them isomorphic);
 //! * payoff-similarity (thesis ch. 7): the canonical form of the position, i.e. per follow
 //!   group the owners of the remaining cards in power order (played cards collapsed, plain
 //!   suits sorted since they are interchangeable), plus a *valuation* (which ranks remain,
 //!   hence the card points of the canonical cards). Entries of the same canonical key with a
 //!   different valuation still give bounds, widened by the L1 distance of the valuations.
 //!
-//! Memory is fixed at construction (buckets of sixteen 24-byte entries: one canonical key
-//! collects many valuations; exact keys use quarter buckets of four); `clear` is O(1)
-//! through a generation counter.
+//! Memory is fixed at construction: 16-byte entries, four to a 64-byte cache line, eight
+//! lines to a bucket. An exact key lives in one line of its bucket (one cache miss per
+//! probe); a canonical key uses the whole bucket, since one canonical key collects many
+//! valuations. `clear` is O(1) through a generation counter (a full wipe every 127th call).
 
-/// One stored bound pair.
+/// One stored bound pair: the key, the valuation (or the exact key's tag) and a packed word
+/// of `lo` (7 bits), `hi` (7 bits), best move (7 bits, [`NO_MOVE`] for none), cards per hand
+/// (4 bits: bigger subtrees are kept in preference) and generation (7 bits).
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
 struct Entry {
-    key_a: u64,
-    key_b: u32,
+    key: u64,
     val: u32,
-    lo: i8,
-    hi: i8,
-    /// Best move, canonical: slot * 16 + position from the top of the slot's remaining cards.
-    mv: u8,
-    /// Cards per hand (bigger subtrees are kept in preference).
-    depth: u8,
-    gen: u8,
+    data: u32,
 }
 
-const BUCKET: usize = 16;
+/// The packed "no move".
+const NO_MOVE: u32 = 0x7F;
+const GEN_MASK: u8 = 0x7F;
+
+impl Entry {
+    #[inline]
+    fn gen(&self) -> u8 {
+        (self.data >> 25) as u8
+    }
+    #[inline]
+    fn lo(&self) -> i32 {
+        (self.data & 0x7F) as i32
+    }
+    #[inline]
+    fn hi(&self) -> i32 {
+        (self.data >> 7 & 0x7F) as i32
+    }
+    #[inline]
+    fn mv(&self) -> u8 {
+        let m = self.data >> 14 & 0x7F;
+        if m == NO_MOVE {
+            0xFF
+        } else {
+            m as u8
+        }
+    }
+    #[inline]
+    fn depth(&self) -> u32 {
+        self.data >> 21 & 0xF
+    }
+    /// Values lie in 0..=120 (suit and grand) or 0..=11 (null): bounds are kept as they are
+    /// (a negative lower bound, never produced, would become the true bound 0).
+    #[inline]
+    fn pack(lo: i32, hi: i32, mv: u8, depth: u8, gen: u8) -> u32 {
+        let mv = if mv == 0xFF {
+            NO_MOVE
+        } else {
+            mv as u32 & 0x7F
+        };
+        lo.clamp(0, 127) as u32
+            | (hi.clamp(0, 127) as u32) << 7
+            | mv << 14
+            | (depth as u32 & 0xF) << 21
+            | (gen as u32) << 25
+    }
+}
+
+/// A cache line of entries.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Line([Entry; 4]);
+
+/// Lines per bucket.
+const LINES: usize = 8;
 
 pub struct Tt {
-    entries: Vec<Entry>,
+    lines: Lines,
+    /// Buckets - 1 (a power of two).
     mask: usize,
-    /// Entries scanned per key: the whole bucket with payoff-similarity (one canonical key
-    /// collects many valuations), a quarter of it with exact keys (one entry per key).
-    ways: usize,
-    /// `BUCKET / ways - 1` (0 or 3): selects the sub-bucket.
-    sub_mask: usize,
     gen: u8,
     pub stores: u64,
     pub hits: u64,
@@ -52,15 +98,18 @@ pub struct Tt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Key {
     pub a: u64,
-    pub b: u32,
     /// Valuation (payoff-similarity) or the exact key's tag.
     pub val: u32,
+    /// A canonical (payoff-similarity) key: its valuations share one whole bucket; an exact
+    /// key uses one line of its bucket.
+    pub canonical: bool,
 }
 
 impl Key {
     #[inline]
     fn hash(&self) -> u64 {
-        let mut h = self.a ^ (self.b as u64).rotate_left(29);
+        let mut h =
+            self.a ^ (self.val as u64).rotate_left(40) & if self.canonical { 0 } else { !0 };
         h = h.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h ^= h >> 31;
         h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -68,26 +117,99 @@ impl Key {
     }
 }
 
+/// The table's memory: zeroed lines, aligned to 2 MB when large, so that Linux can back it
+/// with huge pages (asked for with `madvise` before the first touch: probes are random
+/// accesses, and with 4 KB pages most of them would also miss the TLB).
+struct Lines {
+    ptr: std::ptr::NonNull<Line>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: `Lines` owns its allocation exclusively, like a `Box<[Line]>`.
+unsafe impl Send for Lines {}
+unsafe impl Sync for Lines {}
+
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Lines {
+    fn zeroed(len: usize) -> Lines {
+        let len = len.max(1);
+        let bytes = len * std::mem::size_of::<Line>();
+        let align = if bytes >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<Line>()
+        };
+        let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
+        // SAFETY: the layout has a non-zero size; an all-zero `Line` is a valid value (empty
+        // entries of generation 0, never current).
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Line;
+        let Some(ptr) = std::ptr::NonNull::new(raw) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        #[cfg(target_os = "linux")]
+        if align == HUGE_PAGE {
+            // SAFETY: the range is the allocation just made; the advice changes no contents.
+            unsafe {
+                libc::madvise(raw as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
+            }
+        }
+        Lines { ptr, len, layout }
+    }
+}
+
+impl std::ops::Deref for Lines {
+    type Target = [Line];
+    fn deref(&self) -> &[Line] {
+        // SAFETY: `ptr` points to `len` initialised lines owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Lines {
+    fn deref_mut(&mut self) -> &mut [Line] {
+        // SAFETY: as in `deref`, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Lines {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
+    }
+}
+
+/// Spreads the 32 bits of `x` to the even bits of a u64.
+#[inline]
+pub fn spread(x: u32) -> u64 {
+    let mut x = x as u64;
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & 0x5555_5555_5555_5555
+}
+
 impl Tt {
-    /// A table of about `mb` megabytes (at least one bucket); `similar`: payoff-similarity
-    /// keys (scan whole buckets) or exact keys (scan one quarter bucket).
-    pub fn new(mb: usize, similar: bool) -> Tt {
-        Tt::with_bytes(mb.max(1) * 1024 * 1024, similar)
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> Tt {
+        Tt::with_bytes(mb.max(1) * 1024 * 1024)
     }
 
     /// A table of at most `bytes` (at least one bucket).
-    pub fn with_bytes(bytes: usize, similar: bool) -> Tt {
-        let n = (bytes / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
+    pub fn with_bytes(bytes: usize) -> Tt {
+        let n = (bytes / (std::mem::size_of::<Line>() * LINES)).max(1);
         let buckets = if n.is_power_of_two() {
             n
         } else {
             n.next_power_of_two() / 2
         };
+        let lines = Lines::zeroed(buckets * LINES);
         Tt {
-            entries: vec![Entry::default(); buckets * BUCKET],
+            lines,
             mask: buckets - 1,
-            ways: if similar { BUCKET } else { BUCKET / 4 },
-            sub_mask: if similar { 0 } else { 3 },
             gen: 1,
             stores: 0,
             hits: 0,
@@ -96,64 +218,80 @@ impl Tt {
 
     /// A table with one bucket, for solving without a transposition table.
     pub fn tiny() -> Tt {
-        Tt {
-            entries: vec![Entry::default(); BUCKET],
-            mask: 0,
-            ways: BUCKET,
-            sub_mask: 0,
-            gen: 1,
-            stores: 0,
-            hits: 0,
-        }
+        Tt::with_bytes(0)
     }
 
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
+        self.lines.len() * std::mem::size_of::<Line>()
     }
 
-    /// Forgets every entry (O(1) except every 255th call).
+    /// Forgets every entry (O(1) except every 127th call).
     pub fn clear(&mut self) {
-        self.gen = self.gen.wrapping_add(1);
+        self.gen = (self.gen + 1) & GEN_MASK;
         if self.gen == 0 {
-            self.entries.iter_mut().for_each(|e| *e = Entry::default());
+            self.lines.iter_mut().for_each(|l| *l = Line::default());
             self.gen = 1;
         }
     }
 
+    /// The first line and the number of lines a key may occupy.
     #[inline]
-    fn bucket(&self, key: &Key) -> usize {
+    fn lines_of(&self, key: &Key) -> (usize, usize) {
         let h = key.hash();
-        // BUCKET / ways is 1 or 4 (powers of two): a mask instead of a division
-        let sub = ((h >> 60) as usize & self.sub_mask) * self.ways;
-        (h as usize & self.mask) * BUCKET + sub
+        let b = (h as usize & self.mask) * LINES;
+        if key.canonical {
+            (b, LINES)
+        } else {
+            (b + (h >> 58) as usize % LINES, 1)
+        }
+    }
+
+    /// Asks the memory system for the line(s) of `key` ahead of a probe.
+    #[inline]
+    pub fn prefetch(&self, key: &Key) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (b, _) = self.lines_of(key);
+            // SAFETY: a prefetch has no architectural effect; the pointer is in bounds.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch(self.lines.as_ptr().add(b) as *const i8, _MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Bounds from every entry of this key: exact valuation matches directly, other valuations
-    /// widened by `dist(val, other)` (only called when `similar` is set). Returns (lo, hi, mv).
+    /// of a canonical key widened by `dist(val, other)`. Returns (lo, hi, mv).
     #[inline]
-    pub fn probe(
-        &mut self,
-        key: &Key,
-        similar: bool,
-        dist: impl Fn(u32, u32) -> i32,
-    ) -> Option<(i32, i32, u8)> {
-        let b = self.bucket(key);
+    pub fn probe(&mut self, key: &Key, dist: impl Fn(u32, u32) -> i32) -> Option<(i32, i32, u8)> {
+        let (b, n) = self.lines_of(key);
         let mut found = false;
         let (mut lo, mut hi, mut mv) = (i32::MIN, i32::MAX, 0xFF);
-        for e in &self.entries[b..b + self.ways] {
-            if e.gen != self.gen || e.key_a != key.a || e.key_b != key.b {
-                continue;
-            }
-            if e.val == key.val {
-                lo = lo.max(e.lo as i32);
-                hi = hi.min(e.hi as i32);
-                mv = e.mv;
-                found = true;
-            } else if similar {
-                let d = dist(key.val, e.val);
-                lo = lo.max(e.lo as i32 - d);
-                hi = hi.min(e.hi as i32 + d);
-                found = true;
+        let mut exact_mv = false;
+        for line in &self.lines[b..b + n] {
+            for e in &line.0 {
+                if e.key != key.a || e.gen() != self.gen {
+                    continue;
+                }
+                if e.val == key.val {
+                    lo = lo.max(e.lo());
+                    hi = hi.min(e.hi());
+                    if e.mv() != 0xFF {
+                        mv = e.mv();
+                        exact_mv = true;
+                    }
+                    found = true;
+                } else if key.canonical {
+                    if !exact_mv && e.mv() != 0xFF {
+                        mv = e.mv();
+                    }
+                    let d = dist(key.val, e.val);
+                    lo = lo.max(e.lo() - d);
+                    hi = hi.min(e.hi() + d);
+                    found = true;
+                }
             }
         }
         if found {
@@ -168,42 +306,125 @@ impl Tt {
     #[inline]
     pub fn store(&mut self, key: &Key, lo: i32, hi: i32, mv: u8, depth: u8) {
         self.stores += 1;
-        let b = self.bucket(key);
+        let (b, n) = self.lines_of(key);
         let gen = self.gen;
-        let bucket = &mut self.entries[b..b + self.ways];
-        let mut victim = 0;
-        let mut victim_score = i32::MAX;
-        for (i, e) in bucket.iter_mut().enumerate() {
-            if e.gen == gen && e.key_a == key.a && e.key_b == key.b && e.val == key.val {
-                let nlo = lo.max(e.lo as i32);
-                let nhi = hi.min(e.hi as i32);
-                if nlo <= nhi {
-                    e.lo = nlo as i8;
-                    e.hi = nhi as i8;
-                } else {
-                    e.lo = lo as i8;
-                    e.hi = hi as i8;
+        let mut victim = (b, 0);
+        let mut victim_score = u32::MAX;
+        for li in b..b + n {
+            for (i, e) in self.lines[li].0.iter_mut().enumerate() {
+                let current = e.gen() == gen;
+                if current && e.key == key.a && e.val == key.val {
+                    let (mut nlo, mut nhi) = (lo.max(e.lo()), hi.min(e.hi()));
+                    if nlo > nhi {
+                        (nlo, nhi) = (lo, hi);
+                    }
+                    let m = if mv != 0xFF { mv } else { e.mv() };
+                    e.data = Entry::pack(nlo, nhi, m, e.depth() as u8, gen);
+                    return;
                 }
-                if mv != 0xFF {
-                    e.mv = mv;
+                let score = if current { e.depth() + 1 } else { 0 };
+                if score < victim_score {
+                    victim_score = score;
+                    victim = (li, i);
                 }
-                return;
-            }
-            let score = if e.gen != gen { -1 } else { e.depth as i32 };
-            if score < victim_score {
-                victim_score = score;
-                victim = i;
             }
         }
-        bucket[victim] = Entry {
-            key_a: key.a,
-            key_b: key.b,
+        self.lines[victim.0].0[victim.1] = Entry {
+            key: key.a,
             val: key.val,
-            lo: lo as i8,
-            hi: hi as i8,
-            mv,
-            depth,
-            gen,
+            data: Entry::pack(lo, hi, mv, depth, gen),
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    #[test]
+    fn packed_fields_round_trip() {
+        for (lo, hi, mv, depth, gen) in [
+            (0, 120, 0xFF, 10, 1),
+            (61, 61, 79, 3, 127),
+            (11, 11, 0, 0, 64),
+        ] {
+            let e = Entry {
+                key: 1,
+                val: 2,
+                data: Entry::pack(lo, hi, mv, depth, gen),
+            };
+            assert_eq!(
+                (e.lo(), e.hi(), e.mv(), e.depth(), e.gen()),
+                (lo, hi, mv, depth as u32, gen)
+            );
+        }
+    }
+
+    #[test]
+    fn spread_interleaves_two_bit_owners() {
+        let mut rng = Rng::new(3);
+        for _ in 0..1000 {
+            let (x, y) = (rng.next_u64() as u32, rng.next_u64() as u32);
+            let k = spread(x) | spread(y) << 1;
+            for b in 0..32 {
+                assert_eq!(
+                    (k >> (2 * b)) & 3,
+                    ((x >> b) & 1 | ((y >> b) & 1) << 1) as u64
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn store_probe_merge_and_clear() {
+        let mut tt = Tt::new(1);
+        let exact = Key {
+            a: 0x1234,
+            val: 0x8000_0001,
+            canonical: false,
+        };
+        assert!(tt.probe(&exact, |_, _| 0).is_none());
+        tt.store(&exact, 30, 80, 5, 7);
+        tt.store(&exact, 40, 120, 0xFF, 7);
+        assert_eq!(tt.probe(&exact, |_, _| 0), Some((40, 80, 5)));
+        // a canonical key sees other valuations widened by their distance
+        let c1 = Key {
+            a: 0x99,
+            val: 0b1011,
+            canonical: true,
+        };
+        let c2 = Key { val: 0b0111, ..c1 };
+        tt.store(&c1, 50, 60, 3, 8);
+        assert_eq!(tt.probe(&c2, |_, _| 4), Some((46, 64, 3)));
+        tt.clear();
+        assert!(tt.probe(&exact, |_, _| 0).is_none());
+        assert!(tt.probe(&c1, |_, _| 0).is_none());
+    }
+
+    #[test]
+    fn a_full_table_keeps_the_deeper_entries() {
+        let mut tt = Tt::tiny();
+        for i in 0..64u64 {
+            let k = Key {
+                a: i,
+                val: 0x8000_0000,
+                canonical: false,
+            };
+            tt.store(&k, 1, 2, 0xFF, (i % 10) as u8);
+        }
+        // one bucket of 32 entries: every stored entry that survives has depth >= the
+        // shallowest survivor, and the table never holds more than its capacity
+        let found = (0..64u64)
+            .filter(|&i| {
+                let k = Key {
+                    a: i,
+                    val: 0x8000_0000,
+                    canonical: false,
+                };
+                tt.probe(&k, |_, _| 0).is_some()
+            })
+            .count();
+        assert!(found > 0 && found <= 32);
     }
 }
