@@ -100,7 +100,7 @@ def test_analyze_reaches_and_solve_agree() -> None:
 @pytest.mark.parametrize("switch", SWITCHES)
 def test_each_enhancement_switched_gives_the_same_values(switch: str) -> None:
     on = Solver(tt_mb=4)
-    flipped = not on.options[switch]  # payoff-similarity is off by default: switch it on
+    flipped = not on.options[switch]  # each switch flipped from its default
     off = Solver(tt_mb=4, **{switch: flipped})
     assert off.options[switch] == int(flipped)
     for _, p in positions(40, 5, seed=3):

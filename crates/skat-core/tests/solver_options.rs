@@ -1,7 +1,7 @@
 //! The switches added or changed by the speed work, against the plain minimax oracle: the
-//! payoff-similarity table (off by default now), the unbeatable-trump bounds and the exact
-//! endgame cache, each on and off, with kept and cleared tables, for `solve`, `analyze` and
-//! `reaches`.
+//! payoff-similarity table (on by default from six cards per hand; here also at every size),
+//! the unbeatable-trump bounds and the exact endgame cache, each on and off, with kept and
+//! cleared tables, for `solve`, `analyze` and `reaches`.
 
 mod common;
 
@@ -17,9 +17,17 @@ fn sets() -> Vec<(&'static str, SolverOptions)> {
     vec![
         ("default", d),
         (
+            "no-ps",
+            SolverOptions {
+                payoff_similarity: false,
+                ..d
+            },
+        ),
+        (
             "ps",
             SolverOptions {
                 payoff_similarity: true,
+                similarity_min_cards: 0,
                 ..d
             },
         ),
@@ -34,6 +42,7 @@ fn sets() -> Vec<(&'static str, SolverOptions)> {
             "ps-no-trump-bounds",
             SolverOptions {
                 payoff_similarity: true,
+                similarity_min_cards: 0,
                 trump_bounds: false,
                 ..d
             },
@@ -50,6 +59,7 @@ fn sets() -> Vec<(&'static str, SolverOptions)> {
             SolverOptions {
                 endgame_cache: true,
                 payoff_similarity: true,
+                similarity_min_cards: 0,
                 ..d
             },
         ),
@@ -117,9 +127,10 @@ fn switches_agree_on_larger_positions() {
     let mut rng = Rng::new(4242);
     let mut solvers: Vec<(&str, Solver)> =
         sets().iter().map(|(n, o)| (*n, Solver::new(*o))).collect();
-    for i in 0..36 {
+    for i in 0..48 {
         let gt = GameType::ALL[i % 6];
-        let pos = random_position(&mut rng, 6, gt, i % 3);
+        // 6 and 7 cards per hand: the default switches between canonical and exact keys
+        let pos = random_position(&mut rng, 6 + i / 36, gt, i % 3);
         let mut vals = Vec::new();
         for (_, s) in solvers.iter_mut() {
             s.clear();

@@ -53,15 +53,18 @@ use tt::Tt;
 
 /// Switches for each enhancement and the transposition-table size. All are on by default
 /// except `endgame_cache` (its full-window re-searches cost more than the null-window
-/// re-searches they save: +5-15% time at 30 cards) and `bisect`. Payoff-similarity keys are
-/// used from [`search::SIMILARITY_MIN_CARDS`] cards per hand up, exact keys below.
+/// re-searches they save: +5-15% time at 30 cards) and `bisect`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SolverOptions {
     /// Transposition table at trick boundaries.
     pub transposition_table: bool,
     /// Payoff-similarity canonical keys with valuation distance bounds (needs the table) for
-    /// trick starts with at least [`search::SIMILARITY_MIN_CARDS`] cards per hand.
+    /// trick starts with at least `similarity_min_cards` cards per hand.
     pub payoff_similarity: bool,
+    /// Smallest hand size at which payoff-similarity keys are used (exact keys below; thesis
+    /// ch. 7: the canonical key does not pay for small endgames). Default
+    /// [`search::SIMILARITY_MIN_CARDS`].
+    pub similarity_min_cards: u8,
     /// Heuristic move ordering (trick value, smearing, cashing, table move).
     pub move_ordering: bool,
     /// The fastest-cut-first term (child branching factor) in the move ordering.
@@ -93,6 +96,7 @@ impl Default for SolverOptions {
         SolverOptions {
             transposition_table: true,
             payoff_similarity: true,
+            similarity_min_cards: search::SIMILARITY_MIN_CARDS as u8,
             move_ordering: true,
             fastest_cut_first: true,
             collapse_equivalent: true,
@@ -112,6 +116,7 @@ impl SolverOptions {
         SolverOptions {
             transposition_table: false,
             payoff_similarity: false,
+            similarity_min_cards: search::SIMILARITY_MIN_CARDS as u8,
             move_ordering: false,
             fastest_cut_first: false,
             collapse_equivalent: false,

@@ -19,9 +19,10 @@ const LEAD_TRUMP: i32 = 5;
 /// Largest number of cards per hand whose trick starts are solved exactly through the
 /// endgame cache.
 pub const ENDGAME_CACHE_K: u32 = 4;
-/// Payoff-similarity keys are used for trick starts with at least this many cards per hand;
-/// smaller ones use exact keys (thesis ch. 7: below five cards the canonical key costs more
-/// than it saves; measured here, 6 is best for `analyze` at 30 cards, 5 for `solve`).
+/// Default of `SolverOptions::similarity_min_cards`: payoff-similarity keys for trick starts
+/// with at least this many cards per hand, exact keys below (thesis ch. 7: at four cards or
+/// fewer the canonical key costs more than it saves; measured here at 30 cards, 6 is best for
+/// `analyze`, 5 for `solve`).
 pub const SIMILARITY_MIN_CARDS: u32 = 6;
 
 /// What the move scores of a follow (second or third card of a trick) share: the current
@@ -326,7 +327,9 @@ impl<'a> Searcher<'a> {
         for (i, p) in perm.iter_mut().enumerate() {
             *p = i as u8;
         }
-        if !self.opt.payoff_similarity || self.hands[l].count_ones() < SIMILARITY_MIN_CARDS {
+        if !self.opt.payoff_similarity
+            || self.hands[l].count_ones() < self.opt.similarity_min_cards as u32
+        {
             // the owner of each card in two bits (0: out; 1, 2, 3: the leader, the next,
             // the last); the tag's top bit keeps it apart from every valuation
             let key = Key {
@@ -632,7 +635,8 @@ impl<'a> Searcher<'a> {
         } else {
             None
         };
-        let (mut moves, n) = self.ordered_moves(p, lead, ttmv);
+        let mut moves = [(0i32, 0u8); 10];
+        let n = self.ordered_moves(p, lead, ttmv, &mut moves);
         let moves = &mut moves[..n];
         let maximizing = p == self.decl;
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
@@ -666,7 +670,13 @@ impl<'a> Searcher<'a> {
 
     /// The moves of player `p` (equivalent cards collapsed), best first by the heuristic
     /// order (the table move `ttmv` first), with their scores.
-    fn ordered_moves(&self, p: usize, lead: Option<u8>, ttmv: u8) -> ([(i32, u8); 10], usize) {
+    fn ordered_moves(
+        &self,
+        p: usize,
+        lead: Option<u8>,
+        ttmv: u8,
+        moves: &mut [(i32, u8); 10],
+    ) -> usize {
         let hand = self.hands[p];
         let legal = self.lay.legal(hand, lead);
         let moves_mask = if self.opt.collapse_equivalent {
@@ -675,7 +685,6 @@ impl<'a> Searcher<'a> {
         } else {
             legal
         };
-        let mut moves = [(0i32, 0u8); 10];
         let mut n = 0;
         let mut m = moves_mask;
         while m != 0 {
@@ -730,7 +739,7 @@ impl<'a> Searcher<'a> {
             }
             ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         }
-        (moves, n)
+        n
     }
 
     #[inline]
