@@ -214,7 +214,7 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
                     + effect(on[c]["ms"], off[c]["ms"])
                     for c in classes
                 ]
-            key = name.replace(" toggled", "").replace("payoff-sim.", "payoff-similarity")
+            key = name.replace(" toggled", "")
             ab.add_row(name, *cells, THESIS_ABLATION.get(key, ""))
         console.print(ab)
     console.print(f"Nodes searched: {out['signature']}")
