@@ -15,7 +15,7 @@ import statistics
 import time
 
 from skat._core import Phase, Pimc
-from skat.bench import _declared_game
+from skat.bench import declared_game
 
 
 def main() -> None:
@@ -35,7 +35,7 @@ def main() -> None:
     done = 0
     while done < args.deals:
         j += 1
-        game = _declared_game(args.seed * 1_000_003 + j)
+        game = declared_game(args.seed * 1_000_003 + j)
         if game is None:
             continue
         for k in range(3):

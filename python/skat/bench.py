@@ -125,7 +125,7 @@ def bench_rules(games: int = 2000, repeat: int = 5, seed: int = 0) -> dict[str, 
     return out
 
 
-def _declared_game(seed: int, bidder: str = "rules") -> Game | None:
+def declared_game(seed: int, bidder: str = "rules") -> Game | None:
     """A deal from ``seed`` bid and declared by three ``bidder`` players, stopped at the first
     card (None when all pass)."""
     from skat._core import Phase
@@ -171,7 +171,7 @@ def bench_pimc(
     j = 0
     while len(per_card[0]) < deals:
         j += 1
-        game = _declared_game(seed * 1_000_003 + j)
+        game = declared_game(seed * 1_000_003 + j)
         if game is None:
             continue
         contract = game.contract

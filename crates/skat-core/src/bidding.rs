@@ -314,6 +314,16 @@ fn check_cards(hand: Cards, discard: Cards) -> Result<(), SkatError> {
     Ok(())
 }
 
+/// `cards` must hold exactly `n` cards (for `what`: "the bidding tree", ...).
+fn check_count(cards: Cards, n: u32, what: &str) -> Result<(), SkatError> {
+    if cards.len() != n {
+        return Err(SkatError::InvalidCards(format!(
+            "{what} needs {n} cards, got {cards}"
+        )));
+    }
+    Ok(())
+}
+
 fn check_seat(seat: usize) -> Result<(), SkatError> {
     if seat > 2 {
         return Err(SkatError::InvalidCards(format!(
@@ -488,11 +498,7 @@ impl BiddingModel {
         kind: usize,
         seat: usize,
     ) -> Result<(f64, Cards), SkatError> {
-        if twelve.len() != 12 {
-            return Err(SkatError::InvalidCards(format!(
-                "choosing a discard needs 12 cards, got {twelve}"
-            )));
-        }
+        check_count(twelve, 12, "choosing a discard")?;
         let mut best = (f32::NEG_INFINITY, Cards::EMPTY);
         for d in pairs(twelve) {
             check_leaf(twelve - d, d, kind, seat)?;
@@ -613,11 +619,7 @@ impl BiddingModel {
         seat: usize,
         bid: u16,
     ) -> Result<Declaration, SkatError> {
-        if twelve.len() != 12 {
-            return Err(SkatError::InvalidCards(format!(
-                "a pick-up declaration needs 12 cards, got {twelve}"
-            )));
-        }
+        check_count(twelve, 12, "a pick-up declaration")?;
         check_seat(seat)?;
         let mut best: Option<Declaration> = None;
         for d in pairs(twelve) {
@@ -642,11 +644,7 @@ impl BiddingModel {
     /// schneider or schwarz announced or not; null hand, null ouvert hand) valued by its mean
     /// over the 231 possible skats.
     pub fn best_hand(&self, hand: Cards, seat: usize, bid: u16) -> Result<Declaration, SkatError> {
-        if hand.len() != 10 {
-            return Err(SkatError::InvalidCards(format!(
-                "a hand declaration needs 10 cards, got {hand}"
-            )));
-        }
+        check_count(hand, 10, "a hand declaration")?;
         check_seat(seat)?;
         let skats = pairs(!hand);
         let mut best: Option<Declaration> = None;
@@ -684,11 +682,7 @@ impl BiddingModel {
     /// Expected score of picking up the skat: the mean over the 231 skats of the best pick-up
     /// declaration.
     pub fn pickup_value(&self, hand: Cards, seat: usize, bid: u16) -> Result<f64, SkatError> {
-        if hand.len() != 10 {
-            return Err(SkatError::InvalidCards(format!(
-                "the bidding tree needs 10 cards, got {hand}"
-            )));
-        }
+        check_count(hand, 10, "the bidding tree")?;
         let skats = pairs(!hand);
         let mut sum = 0.0;
         for &s in &skats {
@@ -706,11 +700,7 @@ impl BiddingModel {
         seat: usize,
         bids: &[u16],
     ) -> Result<TreeValues, SkatError> {
-        if hand.len() != 10 {
-            return Err(SkatError::InvalidCards(format!(
-                "the bidding tree needs 10 cards, got {hand}"
-            )));
-        }
+        check_count(hand, 10, "the bidding tree")?;
         check_seat(seat)?;
         let skats = pairs(!hand);
         let n = skats.len() as f64;

@@ -39,7 +39,7 @@ use crate::action::Action;
 use crate::bidding::BiddingModel;
 use crate::cards::{Card, Cards};
 use crate::error::SkatError;
-use crate::game::{Actor, Move, Phase, View};
+use crate::game::{Actor, Move, View};
 use crate::rng::Rng;
 use crate::rules::{Contract, BIDS};
 use crate::sampling::{Knowledge, World};
@@ -280,29 +280,23 @@ pub struct Inference<'a> {
 }
 
 impl Inference<'_> {
-    fn context(view: &View) -> Result<Context, SkatError> {
-        let (Some(contract), Some(declarer)) = (view.contract, view.declarer) else {
-            return Err(SkatError::InvalidPosition(
-                "inference weighs worlds during card play".into(),
-            ));
-        };
-        if view.phase != Phase::Playing {
-            return Err(SkatError::InvalidPosition(
-                "inference weighs worlds during card play".into(),
-            ));
-        }
+    /// The seat's knowledge (which validates the view: card play only) and what the
+    /// weights need from the auction and the tricks.
+    fn prepare(view: &View) -> Result<(Knowledge, Context), SkatError> {
+        let k = Knowledge::from_view(view)?;
         let mut played_by = [Cards::EMPTY; 3];
         for &(s, c) in &view.played {
             played_by[s as usize] = played_by[s as usize].with(c);
         }
-        Ok(Context {
+        let ctx = Context {
             seat: view.seat,
-            declarer,
-            contract,
+            declarer: k.declarer,
+            contract: k.contract,
             bid: view.bid,
             played_by,
-            outcomes: auction_outcomes(&view.history, Some(declarer)),
-        })
+            outcomes: auction_outcomes(&view.history, Some(k.declarer)),
+        };
+        Ok((k, ctx))
     }
 
     /// Whether this seat's side uses inference in this view.
@@ -358,8 +352,7 @@ impl Inference<'_> {
     /// discard: see [`Knowledge::consistent`]) or the declaration rules out (the game cannot
     /// reach the bid, or its 10+2 value is below 0.5), else positive.
     pub fn weights(&self, view: &View, worlds: &[World]) -> Result<Vec<f64>, SkatError> {
-        let k = Knowledge::from_view(view)?;
-        let ctx = Self::context(view)?;
+        let (k, ctx) = Self::prepare(view)?;
         Ok(worlds
             .iter()
             .map(|w| {
@@ -380,8 +373,7 @@ impl Inference<'_> {
         candidates: usize,
         seed: u64,
     ) -> Result<HolderOdds, SkatError> {
-        let k = Knowledge::from_view(view)?;
-        let ctx = Self::context(view)?;
+        let (k, ctx) = Self::prepare(view)?;
         let cards: Vec<Card> = k.deck.unknown().iter().collect();
         let mut weighted = vec![[0.0; 4]; cards.len()];
         let mut uniform = vec![[0.0; 4]; cards.len()];
@@ -425,8 +417,7 @@ impl Inference<'_> {
         worlds: usize,
         seed: u64,
     ) -> Result<(Vec<(World, f64)>, InferenceStats), SkatError> {
-        let k = Knowledge::from_view(view)?;
-        let ctx = Self::context(view)?;
+        let (k, ctx) = Self::prepare(view)?;
         let mut rng = Rng::new(seed);
         let cand: Vec<World> = (0..candidates.max(1)).map(|_| k.sample(&mut rng)).collect();
         let w: Vec<f64> = cand.iter().map(|c| self.weight_in(&ctx, c)).collect();

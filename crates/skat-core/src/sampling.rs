@@ -14,6 +14,7 @@ use crate::cards::{Card, Cards};
 use crate::error::SkatError;
 use crate::game::{Phase, View};
 use crate::rng::Rng;
+use crate::rules::Contract;
 
 /// Who may receive hidden cards, and how many.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,6 +206,9 @@ pub struct World {
 #[derive(Clone, Debug)]
 pub struct Knowledge {
     pub seat: u8,
+    /// The contract being played and its declarer.
+    pub contract: Contract,
+    pub declarer: u8,
     /// Cards whose holder is known: (hands, skat) with the hidden parts left empty.
     pub fixed: World,
     /// Which holders of the deck are which: `Some(seat)` or `None` for the skat.
@@ -293,6 +297,8 @@ impl Knowledge {
         let deck = Deck::new(unknown, spec)?;
         Ok(Knowledge {
             seat,
+            contract,
+            declarer,
             fixed,
             holders,
             deck,

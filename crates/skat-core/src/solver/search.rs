@@ -247,7 +247,8 @@ impl<'a> Searcher<'a> {
         };
         let mut vals = [i32::MIN; 32];
         let mut probes = 0;
-        let mut guess = i32::MIN;
+        // the first probe of each move: from above (see the method's documentation)
+        let mut first = i32::MAX;
         let mut out = Vec::new();
         let mut m = legal;
         while m != 0 {
@@ -255,18 +256,19 @@ impl<'a> Searcher<'a> {
             m &= !(1 << c);
             let r = reps[c as usize] as usize;
             if vals[r] == i32::MIN {
-                let (v, pr) = self.value_after(c as u8, guess);
+                let (v, pr) = self.value_after(c as u8, first);
                 vals[r] = v;
                 probes += pr;
-                guess = v;
+                first = v + 1;
             }
             out.push((c as u8, vals[r]));
         }
         (out, probes)
     }
 
-    /// Exact marginal value (from the current node's point of view) after playing `c`.
-    fn value_after(&mut self, c: u8, guess: i32) -> (i32, u32) {
+    /// Exact marginal value (from the current node's point of view) after playing `c`, by
+    /// MTD(f) whose first probe tests `first` (clamped to the child's bounds).
+    fn value_after(&mut self, c: u8, first: i32) -> (i32, u32) {
         let p = self.to_move();
         self.hands[p] &= !(1 << c);
         self.trick[self.tlen] = c;
@@ -286,32 +288,23 @@ impl<'a> Searcher<'a> {
             if self.null && w == self.decl {
                 result = (10 - self.hands[0].count_ones() as i32, 0);
             } else {
-                let g = if guess == i32::MIN {
-                    i32::MAX
-                } else {
-                    guess - gain + 1
-                };
-                let (v, pr) = self.mtdf(g);
+                let (v, pr) = self.mtdf(first.saturating_sub(gain));
                 result = (v + gain, pr);
             }
             self.leader = old_leader;
             self.trick = saved;
             self.tlen = 3;
         } else {
-            let g = if guess == i32::MIN {
-                i32::MAX
-            } else {
-                guess + 1
-            };
-            result = self.mtdf(g);
+            result = self.mtdf(first);
         }
         self.tlen -= 1;
         self.hands[p] |= 1 << c;
         result
     }
 
-    /// The key of the current start-of-trick position, and the slot -> group permutation.
-    fn key(&self) -> (Key, [u8; MAX_GROUPS]) {
+    /// The key of the current start-of-trick position with `k` cards per hand, and the
+    /// slot -> group permutation.
+    fn key(&self, k: u32) -> (Key, [u8; MAX_GROUPS]) {
         let lay = self.lay;
         let l = self.leader;
         let rot = [self.hands[l], self.hands[m3(l + 1)], self.hands[m3(l + 2)]];
@@ -327,9 +320,7 @@ impl<'a> Searcher<'a> {
         for (i, p) in perm.iter_mut().enumerate() {
             *p = i as u8;
         }
-        if !self.opt.payoff_similarity
-            || self.hands[l].count_ones() < self.opt.similarity_min_cards as u32
-        {
+        if !self.opt.payoff_similarity || k < self.opt.similarity_min_cards as u32 {
             // the owner of each card in two bits (0: out; 1, 2, 3: the leader, the next,
             // the last); the tag's top bit keeps it apart from every valuation
             let key = Key {
@@ -378,7 +369,7 @@ impl<'a> Searcher<'a> {
         let mut val: u32 = 0;
         for (slot, &g) in perm.iter().enumerate().take(lay.ngroups) {
             let g = g as usize;
-            let width = match lay.group_mask[slot].count_ones() {
+            let width = match lay.group_width[slot] {
                 4 => 8,
                 7 => 13,
                 8 => 14,
@@ -481,7 +472,7 @@ impl<'a> Searcher<'a> {
         let mut revisit = false;
         // the table's line is requested first; the static bounds are computed while it comes
         let kp = if self.use_tt {
-            let kp = self.key();
+            let kp = self.key(k);
             self.tt.prefetch(&kp.0);
             Some(kp)
         } else {

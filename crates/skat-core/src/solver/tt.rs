@@ -108,8 +108,10 @@ pub struct Key {
 impl Key {
     #[inline]
     fn hash(&self) -> u64 {
-        let mut h =
-            self.a ^ (self.val as u64).rotate_left(40) & if self.canonical { 0 } else { !0 };
+        // every valuation of a canonical key hashes alike (one bucket holds them all); an
+        // exact key's tag takes part
+        let tag = if self.canonical { 0 } else { self.val as u64 };
+        let mut h = self.a ^ tag.rotate_left(40);
         h = h.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h ^= h >> 31;
         h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
