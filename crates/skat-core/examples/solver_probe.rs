@@ -3,8 +3,8 @@
 //! (`reaches(v)`, then `reaches(v + 1)` on the warm table), and `analyze` probes, nodes, time
 //! and values. A diagnostic for search work:
 //!
-//! `cargo run --release --example solver_probe -p skat-core -- [N] [seed] [on|off] [tt_mb]`
-//! (`off` switches payoff-similarity off).
+//! `cargo run --release --example solver_probe -p skat-core -- [N] [seed] [on|off] [tt_mb] [min_k]`
+//! (`off` switches payoff-similarity off; `min_k` sets `similarity_min_cards`).
 
 use skat_core::solver::{bench, Solver, SolverOptions};
 
@@ -18,6 +18,9 @@ fn main() {
     }
     if let Some(mb) = args.get(4).and_then(|s| s.parse().ok()) {
         opt.tt_mb = mb;
+    }
+    if let Some(k) = args.get(5).and_then(|s| s.parse().ok()) {
+        opt.similarity_min_cards = k;
     }
     let mut s = Solver::new(opt);
     let (mut an, mut at, mut sn, mut st) = (0u64, 0u64, 0u64, 0u64);

@@ -21,9 +21,9 @@ const LEAD_TRUMP: i32 = 5;
 pub const ENDGAME_CACHE_K: u32 = 4;
 /// Default of `SolverOptions::similarity_min_cards`: payoff-similarity keys for trick starts
 /// with at least this many cards per hand, exact keys below (thesis ch. 7: at four cards or
-/// fewer the canonical key costs more than it saves; measured here at 30 cards, 6 is best for
-/// `analyze`, 5 for `solve`).
-pub const SIMILARITY_MIN_CARDS: u32 = 6;
+/// fewer the canonical key costs more than it saves; measured here at 30 cards, 5 is best:
+/// at 4 the search visits 10% fewer nodes but its wider bucket scans cost more time).
+pub const SIMILARITY_MIN_CARDS: u32 = 5;
 
 /// What the move scores of a follow (second or third card of a trick) share: the current
 /// winning card and seat, the contenders of the led group, the trick's points so far and, for
@@ -97,6 +97,75 @@ const fn dist7_table() -> [u8; 128 * 128] {
 #[inline]
 fn hi_bit(m: u32) -> u32 {
     31 - m.leading_zeros()
+}
+
+/// `PEXT7[m << 7 | x]`: the bits of `x` at the positions of `m`, moved to the lowest bits in
+/// order (a 7-bit parallel bit extract).
+static PEXT7: [u8; 128 * 128] = pext7_table();
+
+const fn pext7_table() -> [u8; 128 * 128] {
+    let mut t = [0u8; 128 * 128];
+    let mut m = 0usize;
+    while m < 128 {
+        let mut x = 0usize;
+        while x < 128 {
+            let (mut out, mut j, mut b) = (0u8, 0, 0);
+            while b < 7 {
+                if m >> b & 1 == 1 {
+                    out |= ((x >> b & 1) as u8) << j;
+                    j += 1;
+                }
+                b += 1;
+            }
+            t[m << 7 | x] = out;
+            x += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+/// The bits of `x` at the positions of `m` (`m` below 2^14), moved to the lowest bits.
+#[inline]
+fn compress(x: u32, m: u32) -> u32 {
+    let lo = PEXT7[((m & 0x7F) << 7 | (x & 0x7F)) as usize] as u32;
+    let hm = m >> 7 & 0x7F;
+    if hm == 0 {
+        return lo;
+    }
+    let hi = PEXT7[(hm << 7 | (x >> 7 & 0x7F)) as usize] as u32;
+    lo | hi << (m & 0x7F).count_ones()
+}
+
+/// `BASE3[x]`: the sum of `3^i` over the set bits `i` of `x` (11 bits).
+static BASE3: [u32; 1 << 11] = base3_table();
+
+const fn base3_table() -> [u32; 1 << 11] {
+    let mut t = [0u32; 1 << 11];
+    let mut x = 1usize;
+    while x < 1 << 11 {
+        let low = x.trailing_zeros();
+        t[x] = t[x & (x - 1)] + POW3[low as usize];
+        x += 1;
+    }
+    t
+}
+
+const POW3: [u32; 12] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683, 59049, 177147];
+
+/// Sorts `slots` (group numbers) by descending `keys[group]` (at most four slots).
+#[inline]
+fn sort_desc(slots: &mut [u8], keys: &[u32; MAX_GROUPS]) {
+    for i in 1..slots.len() {
+        let g = slots[i];
+        let kg = keys[g as usize];
+        let mut j = i;
+        while j > 0 && keys[slots[j - 1] as usize] < kg {
+            slots[j] = slots[j - 1];
+            j -= 1;
+        }
+        slots[j] = g;
+    }
 }
 
 impl<'a> Searcher<'a> {
@@ -331,28 +400,23 @@ impl<'a> Searcher<'a> {
             return (key, perm);
         }
         // canonical: per group, owners (relative to the leader) of the remaining cards,
-        // highest first, as base-3 digits behind a leading 1
+        // highest first, as base-3 digits behind a leading 1; the owners of the remaining
+        // cards are compressed to consecutive bits, whose base-3 values come from a table
         let all = rot[0] | rot[1] | rot[2];
-        let mut codes = [0u64; MAX_GROUPS];
+        let mut sortkeys = [0u32; MAX_GROUPS];
+        let mut codes = [0u32; MAX_GROUPS];
         let mut rems = [0u32; MAX_GROUPS];
         for g in 0..lay.ngroups {
-            let rem = all & lay.group_mask[g];
-            let mut code = 1u64;
-            let mut m = rem;
-            while m != 0 {
-                let b = hi_bit(m);
-                m &= !(1 << b);
-                let owner = if rot[0] & (1 << b) != 0 {
-                    0
-                } else if rot[1] & (1 << b) != 0 {
-                    1
-                } else {
-                    2
-                };
-                code = code * 3 + owner;
-            }
+            let base = lay.group_base[g] as u32;
+            let rem = (all & lay.group_mask[g]) >> base;
+            let r1 = compress(rot[1] >> base, rem);
+            let r2 = compress(rot[2] >> base, rem);
+            let code =
+                POW3[rem.count_ones() as usize] + BASE3[r1 as usize] + 2 * BASE3[r2 as usize];
             codes[g] = code;
-            rems[g] = rem >> lay.group_base[g];
+            rems[g] = rem;
+            // plain groups have at most 8 cards: code < 2 * 3^8 < 2^14
+            sortkeys[g] = code << 8 | rem;
         }
         // the plain groups are interchangeable: sort them (by code, then valuation)
         let nplain = if lay.trump_group < MAX_GROUPS {
@@ -360,9 +424,7 @@ impl<'a> Searcher<'a> {
         } else {
             lay.ngroups
         };
-        let sortkey = |g: usize| (codes[g], rems[g]);
-        let perm_plain = &mut perm[..nplain];
-        perm_plain.sort_unstable_by_key(|&g| std::cmp::Reverse(sortkey(g as usize)));
+        sort_desc(&mut perm[..nplain], &sortkeys);
         // fixed width per slot: 2 * 3^size < 2^width (plain 7: 13 bits, null 8: 14, trumps
         // 11: 19, jacks 4: 8); at most 60 bits in all, plus 4 bits of seat and class
         let mut k: u64 = 0;
@@ -375,7 +437,7 @@ impl<'a> Searcher<'a> {
                 8 => 14,
                 _ => 19,
             };
-            k = k << width | codes[g];
+            k = k << width | codes[g] as u64;
             val |= rems[g] << lay.group_base[slot];
         }
         k = k << 4 | (drel | class << 2);
@@ -398,24 +460,19 @@ impl<'a> Searcher<'a> {
         if v1 == v2 || lay.game_type.is_null() {
             return 0;
         }
-        let mut d = 0i32;
-        for g in 0..lay.ngroups {
-            let base = lay.group_base[g] as u32;
-            let width = lay.group_width[g] as u32;
-            let gm = (1u32 << width) - 1;
-            let a = (v1 >> base) & gm;
-            let b = (v2 >> base) & gm;
-            if a == b || width == 4 {
-                continue;
-            }
+        // suit: three plain suits of 7 at bits 0, 7, 14, the trump suit's 7 at 21, the jacks
+        // at 28; grand: four plain suits of 7 at 0, 7, 14, 21, the jacks at 28 (all worth 2,
+        // equally many in both: no distance)
+        let d7 =
+            |shift: u32| DIST7[((v1 >> shift & 0x7F) << 7 | (v2 >> shift & 0x7F)) as usize] as i32;
+        let d = d7(0) + d7(7) + d7(14);
+        if lay.trump_group == 3
+            && JACK_COUNT[(v1 >> 28) as usize] != JACK_COUNT[(v2 >> 28) as usize]
+        {
             // jack counts differ: the pairing mixes jacks with the trump suit's cards
-            if width == 11 && JACK_COUNT[(a >> 7) as usize] != JACK_COUNT[(b >> 7) as usize] {
-                d += Self::dist_slow(lay, g, a, b);
-                continue;
-            }
-            d += DIST7[((a & 0x7F) << 7 | (b & 0x7F)) as usize] as i32;
+            return d + Self::dist_slow(lay, 3, v1 >> 21 & 0x7FF, v2 >> 21 & 0x7FF);
         }
-        d
+        d + d7(21)
     }
 
     fn dist_slow(lay: &Layout, g: usize, mut a: u32, mut b: u32) -> i32 {
@@ -485,9 +542,9 @@ impl<'a> Searcher<'a> {
         }
         if let Some((kk, perm)) = kp {
             let lay = self.lay;
-            if let Some((tlo, thi, mv)) = self.tt.probe(&kk, |a, b| Self::dist(lay, a, b)) {
-                lo = lo.max(tlo);
-                hi = hi.min(thi);
+            if let Some((tlo, thi, mv)) = self.tt.probe(&kk, lo, hi, |a, b| Self::dist(lay, a, b)) {
+                lo = tlo;
+                hi = thi;
                 revisit = true;
                 if mv != 0xFF {
                     ttmv = self.decode_move(mv, &perm);

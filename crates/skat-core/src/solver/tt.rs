@@ -253,46 +253,58 @@ impl Tt {
     pub fn prefetch(&self, key: &Key) {
         #[cfg(target_arch = "x86_64")]
         {
-            let (b, _) = self.lines_of(key);
-            // SAFETY: a prefetch has no architectural effect; the pointer is in bounds.
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch(self.lines.as_ptr().add(b) as *const i8, _MM_HINT_T0);
+            let (b, n) = self.lines_of(key);
+            for i in b..b + n {
+                // SAFETY: a prefetch has no architectural effect; the pointer is in bounds.
+                unsafe {
+                    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                    _mm_prefetch(self.lines.as_ptr().add(i) as *const i8, _MM_HINT_T0);
+                }
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
     }
 
-    /// Bounds from every entry of this key: exact valuation matches directly, other valuations
-    /// of a canonical key widened by `dist(val, other)`. Returns (lo, hi, mv).
+    /// Bounds from every entry of this key, intersected with the caller's bounds `[lo, hi]`:
+    /// exact valuation matches directly, other valuations of a canonical key widened by
+    /// `dist(val, other)` (computed only for an entry that could tighten the bounds, since a
+    /// distance is never negative). Returns (lo, hi, mv).
     #[inline]
-    pub fn probe(&mut self, key: &Key, dist: impl Fn(u32, u32) -> i32) -> Option<(i32, i32, u8)> {
+    pub fn probe(
+        &mut self,
+        key: &Key,
+        mut lo: i32,
+        mut hi: i32,
+        dist: impl Fn(u32, u32) -> i32,
+    ) -> Option<(i32, i32, u8)> {
         let (b, n) = self.lines_of(key);
         let mut found = false;
-        let (mut lo, mut hi, mut mv) = (i32::MIN, i32::MAX, 0xFF);
+        let mut mv = 0xFF;
         let mut exact_mv = false;
         for line in &self.lines[b..b + n] {
             for e in &line.0 {
                 if e.key != key.a || e.gen() != self.gen {
                     continue;
                 }
+                found = true;
+                let (elo, ehi) = (e.lo(), e.hi());
                 if e.val == key.val {
-                    lo = lo.max(e.lo());
-                    hi = hi.min(e.hi());
+                    lo = lo.max(elo);
+                    hi = hi.min(ehi);
                     if e.mv() != 0xFF {
                         mv = e.mv();
                         exact_mv = true;
                     }
-                    found = true;
                 } else if key.canonical {
                     if !exact_mv && e.mv() != 0xFF {
                         mv = e.mv();
                     }
-                    let d = dist(key.val, e.val);
-                    lo = lo.max(e.lo() - d);
-                    hi = hi.min(e.hi() + d);
-                    found = true;
+                    if elo > lo || ehi < hi {
+                        let d = dist(key.val, e.val);
+                        lo = lo.max(elo - d);
+                        hi = hi.min(ehi + d);
+                    }
                 }
             }
         }
@@ -386,10 +398,13 @@ mod tests {
             val: 0x8000_0001,
             canonical: false,
         };
-        assert!(tt.probe(&exact, |_, _| 0).is_none());
+        assert!(tt.probe(&exact, i32::MIN, i32::MAX, |_, _| 0).is_none());
         tt.store(&exact, 30, 80, 5, 7);
         tt.store(&exact, 40, 120, 0xFF, 7);
-        assert_eq!(tt.probe(&exact, |_, _| 0), Some((40, 80, 5)));
+        assert_eq!(
+            tt.probe(&exact, i32::MIN, i32::MAX, |_, _| 0),
+            Some((40, 80, 5))
+        );
         // a canonical key sees other valuations widened by their distance
         let c1 = Key {
             a: 0x99,
@@ -398,10 +413,13 @@ mod tests {
         };
         let c2 = Key { val: 0b0111, ..c1 };
         tt.store(&c1, 50, 60, 3, 8);
-        assert_eq!(tt.probe(&c2, |_, _| 4), Some((46, 64, 3)));
+        assert_eq!(
+            tt.probe(&c2, i32::MIN, i32::MAX, |_, _| 4),
+            Some((46, 64, 3))
+        );
         tt.clear();
-        assert!(tt.probe(&exact, |_, _| 0).is_none());
-        assert!(tt.probe(&c1, |_, _| 0).is_none());
+        assert!(tt.probe(&exact, i32::MIN, i32::MAX, |_, _| 0).is_none());
+        assert!(tt.probe(&c1, i32::MIN, i32::MAX, |_, _| 0).is_none());
     }
 
     #[test]
@@ -424,7 +442,7 @@ mod tests {
                     val: 0x8000_0000,
                     canonical: false,
                 };
-                tt.probe(&k, |_, _| 0).is_some()
+                tt.probe(&k, i32::MIN, i32::MAX, |_, _| 0).is_some()
             })
             .count();
         assert!(found > 0 && found <= 32);
