@@ -21,6 +21,7 @@ SWITCHES = [
     "static_bounds",
     "trump_bounds",
     "endgame_tables",
+    "partition_search",
     "endgame_cache",
 ]
 

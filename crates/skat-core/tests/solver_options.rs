@@ -1,7 +1,7 @@
 //! The switches added or changed by the speed work, against the plain minimax oracle: the
 //! payoff-similarity table (on by default from five cards per hand; here also at every size),
-//! the unbeatable-trump bounds and the exact endgame cache, each on and off, with kept and
-//! cleared tables, for `solve`, `analyze` and `reaches`.
+//! the unbeatable-trump bounds, the exact endgame cache and null partition search, each on
+//! and off, with kept and cleared tables, for `solve`, `analyze` and `reaches`.
 
 mod common;
 
@@ -82,6 +82,31 @@ fn sets() -> Vec<(&'static str, SolverOptions)> {
             },
         ),
         (
+            "partition",
+            SolverOptions {
+                partition_search: true,
+                ..d
+            },
+        ),
+        (
+            "partition-no-collapse-no-ordering",
+            SolverOptions {
+                partition_search: true,
+                collapse_equivalent: false,
+                move_ordering: false,
+                ..d
+            },
+        ),
+        (
+            "partition-eg-cache-no-tables",
+            SolverOptions {
+                partition_search: true,
+                endgame_cache: true,
+                endgame_tables: false,
+                ..d
+            },
+        ),
+        (
             "eg-cache-on-off",
             SolverOptions {
                 endgame_cache: !SolverOptions::default().endgame_cache,
@@ -138,5 +163,38 @@ fn switches_agree_on_larger_positions() {
             vals.push(s.analyze(&pos).0.iter().map(|m| m.1).sum::<i32>());
         }
         assert!(vals.chunks(2).all(|c| c == &vals[..2]), "{pos:?} {vals:?}");
+    }
+}
+
+#[test]
+fn null_partition_search_agrees_on_full_deals() {
+    // whole null deals (7 to 10 cards per hand, start- and mid-trick) with partition search
+    // on and off, with a kept table (entries of earlier deals must never match wrongly) and
+    // a cleared one
+    let mut rng = Rng::new(77);
+    let base = SolverOptions {
+        tt_mb: 4,
+        partition_search: true,
+        ..SolverOptions::default()
+    };
+    let mut on_kept = Solver::new(base);
+    let mut on = Solver::new(base);
+    let mut off = Solver::new(SolverOptions {
+        partition_search: false,
+        ..base
+    });
+    for gt in [GameType::Null, GameType::Null, GameType::Grand] {
+        for i in 0..100 {
+            let pos = random_position(&mut rng, 7 + i % 4, gt, i % 3);
+            on.clear();
+            off.clear();
+            let want = off.solve(&pos).value;
+            assert_eq!(on.solve(&pos).value, want, "{pos:?}");
+            assert_eq!(on_kept.solve(&pos).value, want, "{pos:?}");
+            let a = off.analyze(&pos).0;
+            on.clear();
+            assert_eq!(on.analyze(&pos).0, a, "{pos:?}");
+            assert_eq!(on_kept.analyze(&pos).0, a, "{pos:?}");
+        }
     }
 }

@@ -179,7 +179,7 @@ impl PyStats {
 }
 
 /// The switchable enhancements, by their Python keyword names.
-const SWITCHES: [&str; 10] = [
+const SWITCHES: [&str; 11] = [
     "transposition_table",
     "payoff_similarity",
     "move_ordering",
@@ -188,6 +188,7 @@ const SWITCHES: [&str; 10] = [
     "static_bounds",
     "trump_bounds",
     "endgame_tables",
+    "partition_search",
     "endgame_cache",
     "bisect",
 ];
@@ -196,6 +197,7 @@ fn switch<'a>(o: &'a mut SolverOptions, name: &str) -> Option<&'a mut bool> {
     Some(match name {
         "transposition_table" => &mut o.transposition_table,
         "payoff_similarity" => &mut o.payoff_similarity,
+        "partition_search" => &mut o.partition_search,
         "move_ordering" => &mut o.move_ordering,
         "fastest_cut_first" => &mut o.fastest_cut_first,
         "collapse_equivalent" => &mut o.collapse_equivalent,

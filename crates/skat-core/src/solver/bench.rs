@@ -176,6 +176,13 @@ pub fn ablations(base: SolverOptions) -> Vec<(&'static str, SolverOptions)> {
                 ..base
             },
         ),
+        (
+            "partition search (null) toggled",
+            SolverOptions {
+                partition_search: !base.partition_search,
+                ..base
+            },
+        ),
     ]
 }
 

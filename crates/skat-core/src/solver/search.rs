@@ -10,7 +10,7 @@ use super::endgame::{EgCache, EgKey};
 use super::layout::{Layout, MAX_GROUPS};
 use super::order::{collapse, representatives};
 use super::tables;
-use super::tt::{spread, Key, Tt};
+use super::tt::{fine_split, spread, Key, PartKey, Tt};
 use super::SolverOptions;
 
 /// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
@@ -24,6 +24,56 @@ pub const ENDGAME_CACHE_K: u32 = 4;
 /// fewer the canonical key costs more than it saves; measured here at 30 cards, 5 is best:
 /// at 4 the search visits 10% fewer nodes but its wider bucket scans cost more time).
 pub const SIMILARITY_MIN_CARDS: u32 = 5;
+
+/// Smallest hand size at which null trick starts use the partition table (smaller ones are
+/// searched directly: the two-trick tables know no lowest winning ranks).
+pub const PARTITION_MIN_CARDS: u32 = 3;
+
+/// Whether a search of this game type uses lowest-winning-rank partition search.
+pub fn partitioned(opt: &SolverOptions, gt: crate::rules::GameType) -> bool {
+    gt.is_null() && opt.partition_search && opt.transposition_table
+}
+
+/// The lowest-winning-rank word (a nibble per slot: the relative rank among the remaining
+/// cards `all` of the slot's suit `perm[slot]`, 8: none) of a set of relevant cards (null
+/// layout).
+fn lwr_of_rel(rel: u32, all: u32, perm: &[u8; MAX_GROUPS]) -> u32 {
+    let mut w = 0;
+    for (slot, &g) in perm.iter().enumerate().take(4) {
+        let s = g as u32;
+        let m = rel >> (8 * s) & 0xFF;
+        let l = if m == 0 {
+            8
+        } else {
+            let below = (m & m.wrapping_neg()) - 1;
+            (all >> (8 * s) & below).count_ones()
+        };
+        w |= l << (4 * slot);
+    }
+    w
+}
+
+/// The relevant cards of a lowest-winning-rank word: for each slot, the remaining card of
+/// that relative rank in the slot's suit.
+fn rel_of_lwr(lwr: u32, all: u32, perm: &[u8; MAX_GROUPS]) -> u32 {
+    let mut rel = 0;
+    for (slot, &g) in perm.iter().enumerate().take(4) {
+        let s = g as u32;
+        let l = lwr >> (4 * slot) & 0xF;
+        let mut rem = all >> (8 * s) & 0xFF;
+        if l >= 8 || l >= rem.count_ones() {
+            continue;
+        }
+        for _ in 0..l {
+            rem &= rem - 1;
+        }
+        rel |= (rem & rem.wrapping_neg()) << (8 * s);
+    }
+    rel
+}
+
+/// The identity slot -> group permutation of exact keys.
+const IDENTITY: [u8; MAX_GROUPS] = [0, 1, 2, 3, 4];
 
 /// What the move scores of a follow (second or third card of a trick) share: the current
 /// winning card and seat, the contenders of the led group, the trick's points so far and, for
@@ -51,6 +101,12 @@ pub struct Searcher<'a> {
     pub decl: usize,
     null: bool,
     use_tt: bool,
+    /// Lowest-winning-rank partition search (null with the option and the table).
+    part: bool,
+    /// With `part`: the relevant cards of the subtree just searched (cards that won a trick
+    /// by rank, and the lowest card of each collapsed group of equivalent cards); only each
+    /// suit's lowest one matters.
+    rel: u32,
     pub nodes: u64,
 }
 
@@ -187,7 +243,7 @@ impl<'a> Searcher<'a> {
             opt,
             tt,
             eg,
-            eg_k: if opt.endgame_cache {
+            eg_k: if opt.endgame_cache && !partitioned(opt, lay.game_type) {
                 ENDGAME_CACHE_K
             } else {
                 0
@@ -199,6 +255,8 @@ impl<'a> Searcher<'a> {
             decl,
             null: lay.game_type.is_null(),
             use_tt: opt.transposition_table,
+            part: partitioned(opt, lay.game_type),
+            rel: 0,
             nodes: 0,
         }
     }
@@ -510,7 +568,11 @@ impl<'a> Searcher<'a> {
         let l = self.leader;
         let k = self.hands[l].count_ones();
         if k == 0 {
+            self.rel = 0;
             return if self.null { 11 } else { 0 };
+        }
+        if self.part {
+            return self.ab_partition(alpha, beta, k);
         }
         if k <= 2 && self.opt.endgame_tables {
             return tables::solve_small(self.lay, &self.hands, l, self.decl, self.null, k);
@@ -589,6 +651,89 @@ impl<'a> Searcher<'a> {
             let mv = self.encode_move(best_mv, &perm);
             self.tt.store(&kk, nlo, nhi, mv, k as u8);
         }
+        if nlo >= nhi {
+            nlo
+        } else if best <= a {
+            nhi
+        } else {
+            nlo
+        }
+    }
+
+    /// A null trick start under partition search (thesis ch. 4): the table entry of a
+    /// position serves every position with the same owners of the cards at or above each
+    /// suit's lowest winning rank and the same fine split (cards per suit and hand). Sets
+    /// `self.rel` to the relevant cards of the result.
+    fn ab_partition(&mut self, alpha: i32, beta: i32, k: u32) -> i32 {
+        if k < PARTITION_MIN_CARDS {
+            return self.children(alpha, beta, 0xFF).0;
+        }
+        // the owners of each suit's remaining cards by relative rank (played cards dropped):
+        // one 16-bit lane of two-bit owner fields per suit
+        let l = self.leader;
+        let rot = [self.hands[l], self.hands[m3(l + 1)], self.hands[m3(l + 2)]];
+        let all = rot[0] | rot[1] | rot[2];
+        let mut lanes = [0u32; MAX_GROUPS];
+        for (s, lane) in lanes.iter_mut().enumerate().take(4) {
+            let rem = all >> (8 * s) & 0xFF;
+            let r0 = compress(rot[0] >> (8 * s), rem);
+            let r1 = compress(rot[1] >> (8 * s), rem);
+            let r2 = compress(rot[2] >> (8 * s), rem);
+            *lane = (spread(r0 | r2) | spread(r1 | r2) << 1) as u32;
+        }
+        // the four suits are interchangeable in null: slots in descending lane order
+        let mut perm = IDENTITY;
+        sort_desc(&mut perm[..4], &lanes);
+        let mut a = 0u64;
+        for (slot, &g) in perm.iter().enumerate().take(4) {
+            a |= (lanes[g as usize] as u64) << (16 * slot);
+        }
+        let split = fine_split(a);
+        // the tag: the declarer's seat relative to the leader and a 14-bit fingerprint of
+        // the fine split (entries of another split are passed over without decoding them)
+        let fp = split.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50;
+        let tag = m3(self.decl + 3 - l) as u32 | (fp as u32) << 2;
+        let key = PartKey {
+            a,
+            split,
+            tag,
+            bucket: split ^ (tag as u64 & 3) << 62,
+        };
+        self.tt.prefetch_partition(&key);
+        let (mut lo, mut hi) = self.trivial_bounds();
+        let mut prel = 0;
+        let mut ttmv = 0xFF;
+        if let Some((plo, phi, mv, used)) = self.tt.probe_partition(&key, lo, hi) {
+            (lo, hi, prel) = (plo, phi, rel_of_lwr(used, all, &perm));
+            if mv != 0xFF {
+                ttmv = self.decode_move(mv, &perm);
+            }
+        }
+        if lo >= beta || lo >= hi {
+            self.rel = prel;
+            return lo;
+        }
+        if hi <= alpha {
+            self.rel = prel;
+            return hi;
+        }
+        let (a, b) = (alpha.max(lo), beta.min(hi));
+        let (best, best_mv) = self.children(a, b, ttmv);
+        let rel = self.rel | prel;
+        let (mut nlo, mut nhi) = (lo, hi);
+        if best <= a {
+            nhi = nhi.min(best);
+        } else if best >= b {
+            nlo = nlo.max(best);
+        } else {
+            nlo = best;
+            nhi = best;
+        }
+        debug_assert!(nlo <= nhi, "inconsistent bounds {nlo} {nhi}");
+        let mv = self.encode_move(best_mv, &perm);
+        self.tt
+            .store_partition(&key, lwr_of_rel(rel, all, &perm), nlo, nhi, mv, k as u8);
+        self.rel = rel;
         if nlo >= nhi {
             nlo
         } else if best <= a {
@@ -689,8 +834,12 @@ impl<'a> Searcher<'a> {
         let maximizing = p == self.decl;
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
         let mut best_mv = 0xFF;
+        // partition search: a cut needs only the cutting move's relevant cards, otherwise
+        // every move's
+        let mut rel_all = 0u32;
         for &(_, c) in moves.iter() {
             let v = self.play_and_search(p, c, alpha, beta);
+            rel_all |= self.rel;
             if maximizing {
                 if v > best {
                     best = v;
@@ -698,6 +847,7 @@ impl<'a> Searcher<'a> {
                     if v > alpha {
                         alpha = v;
                         if alpha >= beta {
+                            rel_all = self.rel;
                             break;
                         }
                     }
@@ -708,12 +858,36 @@ impl<'a> Searcher<'a> {
                 if v < beta {
                     beta = v;
                     if alpha >= beta {
+                        rel_all = self.rel;
                         break;
                     }
                 }
             }
         }
+        if self.part {
+            self.rel = rel_all | self.collapsed_rel(p, lead, moves);
+        }
         (best, best_mv)
+    }
+
+    /// Partition search: where equivalent cards were collapsed into one move, the group's
+    /// cards must keep their owners (thesis ch. 4.4); the lowest legal card of each such
+    /// suit is marked relevant (at or below the collapsed group's lowest card).
+    fn collapsed_rel(&self, p: usize, lead: Option<u8>, moves: &[(i32, u8)]) -> u32 {
+        let legal = self.lay.legal(self.hands[p], lead);
+        let searched = moves.iter().fold(0u32, |m, &(_, c)| m | 1 << c);
+        let collapsed = legal & !searched;
+        let mut rel = 0;
+        if collapsed != 0 {
+            for g in 0..self.lay.ngroups {
+                let gm = self.lay.group_mask[g];
+                if collapsed & gm != 0 {
+                    let lg = legal & gm;
+                    rel |= lg & lg.wrapping_neg();
+                }
+            }
+        }
+        rel
     }
 
     /// The moves of player `p` (equivalent cards collapsed), best first by the heuristic
@@ -797,7 +971,8 @@ impl<'a> Searcher<'a> {
         self.tlen += 1;
         let v;
         if self.tlen == 3 {
-            let w = m3(self.leader + self.lay.winner(&self.trick));
+            let wi = self.lay.winner(&self.trick);
+            let w = m3(self.leader + wi);
             let old_leader = self.leader;
             let saved = self.trick;
             self.leader = w;
@@ -805,9 +980,18 @@ impl<'a> Searcher<'a> {
             if self.null {
                 if w == self.decl {
                     self.nodes += 1;
+                    self.rel = 0;
                     v = 10 - self.hands[0].count_ones() as i32;
                 } else {
                     v = self.ab(alpha, beta);
+                }
+                if self.part {
+                    // the winner won by rank if another card of the led suit is in the trick
+                    let lg = self.lay.group_mask[self.lay.group_of[saved[0] as usize] as usize];
+                    let led = (1u32 << saved[0] | 1 << saved[1] | 1 << saved[2]) & lg;
+                    if led & (led - 1) != 0 {
+                        self.rel |= 1 << saved[wi];
+                    }
                 }
             } else {
                 let gain = if w == self.decl {

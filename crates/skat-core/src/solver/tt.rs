@@ -90,9 +90,17 @@ pub struct Tt {
     /// Buckets - 1 (a power of two).
     mask: usize,
     gen: u8,
+    /// What the current generation's entries are: [`MODE_BOUNDS`] or [`MODE_PARTITION`].
+    mode: u8,
     pub stores: u64,
     pub hits: u64,
 }
+
+/// Table contents: bounds under exact or canonical keys (every game type without partition
+/// search).
+pub const MODE_BOUNDS: u8 = 0;
+/// Table contents: partition entries of null games (see [`Tt::probe_partition`]).
+pub const MODE_PARTITION: u8 = 1;
 
 /// The key of a start-of-trick position (built by the search).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,6 +221,7 @@ impl Tt {
             lines,
             mask: buckets - 1,
             gen: 1,
+            mode: MODE_BOUNDS,
             stores: 0,
             hits: 0,
         }
@@ -233,6 +242,15 @@ impl Tt {
         if self.gen == 0 {
             self.lines.iter_mut().for_each(|l| *l = Line::default());
             self.gen = 1;
+        }
+    }
+
+    /// Declares what the next search stores; the table is cleared when that changes, so that
+    /// the two kinds of entry never meet.
+    pub fn set_mode(&mut self, mode: u8) {
+        if mode != self.mode {
+            self.clear();
+            self.mode = mode;
         }
     }
 
@@ -351,6 +369,162 @@ impl Tt {
     }
 }
 
+/// The two-bit owner fields of the cards at or above each suit's lowest winning rank: `lwr`
+/// holds one nibble per suit (null layout: suit `s` at bits `8s..8s+8`), the suit's lowest
+/// relevant rank 0..=7, or 8 when no card of the suit is relevant.
+#[inline]
+pub fn relevant_fields(lwr: u32) -> u64 {
+    // per lane: the fields at or above relative rank l (l = 8: none)
+    const LANE: [u64; 9] = [
+        0xFFFF, 0xFFFC, 0xFFF0, 0xFFC0, 0xFF00, 0xFC00, 0xF000, 0xC000, 0,
+    ];
+    LANE[(lwr & 0xF) as usize]
+        | LANE[(lwr >> 4 & 0xF) as usize] << 16
+        | LANE[(lwr >> 8 & 0xF) as usize] << 32
+        | LANE[(lwr >> 12 & 0xF) as usize] << 48
+}
+
+/// The fine split of an owner key (two bits per card, null layout): per suit (16-bit lane)
+/// the number of cards of the owners 1, 2 and 3, in bits 0..4, 4..8 and 8..12 of the lane.
+#[inline]
+pub fn fine_split(a: u64) -> u64 {
+    const E: u64 = 0x5555_5555_5555_5555;
+    let l = a & E;
+    let h = a >> 1 & E;
+    let lane = |m: u64| {
+        // m has bits at even positions only: count per 16-bit lane
+        let x = (m & 0x3333_3333_3333_3333) + (m >> 2 & 0x3333_3333_3333_3333);
+        let x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+        (x + (x >> 8)) & 0x00FF_00FF_00FF_00FF
+    };
+    lane(l & !h) | lane(h & !l) << 4 | lane(l & h) << 8
+}
+
+/// A partition query: the exact owner key of a null trick start, its fine split, the tag
+/// (declarer relative to the leader) and the bucket hash input.
+#[derive(Clone, Copy, Debug)]
+pub struct PartKey {
+    pub a: u64,
+    pub split: u64,
+    pub tag: u32,
+    pub bucket: u64,
+}
+
+impl Tt {
+    #[inline]
+    fn part_bucket(&self, key: &PartKey) -> usize {
+        let mut h = key.bucket.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+        (h as usize & self.mask) * LINES
+    }
+
+    /// Asks the memory system for a partition key's bucket.
+    #[inline]
+    pub fn prefetch_partition(&self, key: &PartKey) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = self.part_bucket(key);
+            for i in b..b + LINES {
+                // SAFETY: a prefetch has no architectural effect; the pointer is in bounds.
+                unsafe {
+                    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                    _mm_prefetch(self.lines.as_ptr().add(i) as *const i8, _MM_HINT_T0);
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Partition search (thesis ch. 4): bounds from every entry of the bucket whose position
+    /// agrees with the query on the owners of the cards at or above the entry's lowest winning
+    /// ranks and on the fine split (the cards below may be swapped between the hands within a
+    /// suit). Intersected with `[lo, hi]`. Returns (lo, hi, move, the union (nibble-wise
+    /// minimum) of the lowest winning ranks of the entries that tightened a bound).
+    #[inline]
+    pub fn probe_partition(
+        &mut self,
+        key: &PartKey,
+        mut lo: i32,
+        mut hi: i32,
+    ) -> Option<(i32, i32, u8, u32)> {
+        let b = self.part_bucket(key);
+        let mut found = false;
+        let mut mv = 0xFF;
+        let mut used = NO_LWR;
+        for line in &self.lines[b..b + LINES] {
+            for e in &line.0 {
+                if e.gen() != self.gen || e.val >> 16 != key.tag {
+                    continue;
+                }
+                let lwr = e.val & 0xFFFF;
+                if (e.key ^ key.a) & relevant_fields(lwr) != 0 || fine_split(e.key) != key.split {
+                    continue;
+                }
+                found = true;
+                if e.key == key.a && e.mv() != 0xFF {
+                    mv = e.mv();
+                }
+                if e.lo() > lo || e.hi() < hi {
+                    lo = lo.max(e.lo());
+                    hi = hi.min(e.hi());
+                    used = min_lwr(used, lwr);
+                }
+            }
+        }
+        if found {
+            self.hits += 1;
+            Some((lo, hi, mv, used))
+        } else {
+            None
+        }
+    }
+
+    /// Stores a partition entry (replacing an entry of the same position, else the entry
+    /// with the fewest cards per hand).
+    #[inline]
+    pub fn store_partition(&mut self, key: &PartKey, lwr: u32, lo: i32, hi: i32, mv: u8, k: u8) {
+        self.stores += 1;
+        let b = self.part_bucket(key);
+        let gen = self.gen;
+        let val = key.tag << 16 | lwr;
+        let mut victim = (b, 0);
+        let mut victim_score = u32::MAX;
+        'scan: for li in b..b + LINES {
+            for (i, e) in self.lines[li].0.iter().enumerate() {
+                let current = e.gen() == gen;
+                if current && e.key == key.a && e.val >> 16 == key.tag {
+                    victim = (li, i);
+                    break 'scan;
+                }
+                let score = if current { e.depth() + 1 } else { 0 };
+                if score < victim_score {
+                    victim_score = score;
+                    victim = (li, i);
+                }
+            }
+        }
+        self.lines[victim.0].0[victim.1] = Entry {
+            key: key.a,
+            val,
+            data: Entry::pack(lo, hi, mv, k, gen),
+        };
+    }
+}
+
+/// A lowest-winning-rank word with no relevant rank (one nibble of 8 per suit).
+pub const NO_LWR: u32 = 0x8888;
+
+/// Nibble-wise minimum of two lowest-winning-rank words (the union of their constraints).
+#[inline]
+pub fn min_lwr(a: u32, b: u32) -> u32 {
+    let mut r = 0;
+    for s in 0..4 {
+        r |= (a >> (4 * s) & 0xF).min(b >> (4 * s) & 0xF) << (4 * s);
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -373,6 +547,39 @@ mod tests {
                 (lo, hi, mv, depth as u32, gen)
             );
         }
+    }
+
+    #[test]
+    fn partition_words_match_their_definitions() {
+        let mut rng = Rng::new(9);
+        for _ in 0..2000 {
+            let a = rng.next_u64();
+            let split = fine_split(a);
+            for s in 0..4 {
+                for owner in 1..4u64 {
+                    let n = (0..8)
+                        .filter(|&c| a >> (16 * s + 2 * c) & 3 == owner)
+                        .count() as u64;
+                    assert_eq!(split >> (16 * s + 4 * (owner - 1)) & 0xF, n);
+                }
+            }
+            let lwr = (0..4).fold(0u32, |w, s| w | (rng.below(9) as u32) << (4 * s));
+            let f = relevant_fields(lwr);
+            for s in 0..4 {
+                let l = lwr >> (4 * s) & 0xF;
+                for c in 0..8 {
+                    let want = if c >= l { 3 } else { 0 };
+                    assert_eq!(f >> (16 * s + 2 * c) & 3, want as u64);
+                }
+            }
+            let other = (0..4).fold(0u32, |w, s| w | (rng.below(9) as u32) << (4 * s));
+            let m = min_lwr(lwr, other);
+            for s in 0..4 {
+                let x = |w: u32| w >> (4 * s) & 0xF;
+                assert_eq!(x(m), x(lwr).min(x(other)));
+            }
+        }
+        assert_eq!(min_lwr(NO_LWR, 0x1234), 0x1234);
     }
 
     #[test]
