@@ -72,6 +72,33 @@ fn rel_of_lwr(lwr: u32, all: u32, perm: &[u8; MAX_GROUPS]) -> u32 {
     rel
 }
 
+/// The bounds `[lo, hi]` of a node narrowed by the result `best` of a search of its moves
+/// with the window `(a, b)`.
+#[inline]
+fn searched_bounds(lo: i32, hi: i32, a: i32, b: i32, best: i32) -> (i32, i32) {
+    let (nlo, nhi) = if best <= a {
+        (lo, hi.min(best))
+    } else if best >= b {
+        (lo.max(best), hi)
+    } else {
+        (best, best)
+    };
+    debug_assert!(nlo <= nhi, "inconsistent bounds {nlo} {nhi}");
+    (nlo, nhi)
+}
+
+/// The fail-soft value returned for the narrowed bounds of [`searched_bounds`].
+#[inline]
+fn fail_soft(nlo: i32, nhi: i32, best: i32, a: i32) -> i32 {
+    if nlo >= nhi {
+        nlo
+    } else if best <= a {
+        nhi
+    } else {
+        nlo
+    }
+}
+
 /// The identity slot -> group permutation of exact keys.
 const IDENTITY: [u8; MAX_GROUPS] = [0, 1, 2, 3, 4];
 
@@ -637,27 +664,12 @@ impl<'a> Searcher<'a> {
             debug_assert!(a < best && best < b);
             self.eg.store(eg_key.as_ref().unwrap(), best, k);
         }
-        let (mut nlo, mut nhi) = (lo, hi);
-        if best <= a {
-            nhi = nhi.min(best);
-        } else if best >= b {
-            nlo = nlo.max(best);
-        } else {
-            nlo = best;
-            nhi = best;
-        }
-        debug_assert!(nlo <= nhi, "inconsistent bounds {nlo} {nhi}");
+        let (nlo, nhi) = searched_bounds(lo, hi, a, b, best);
         if let Some((kk, perm)) = key {
             let mv = self.encode_move(best_mv, &perm);
             self.tt.store(&kk, nlo, nhi, mv, k as u8);
         }
-        if nlo >= nhi {
-            nlo
-        } else if best <= a {
-            nhi
-        } else {
-            nlo
-        }
+        fail_soft(nlo, nhi, best, a)
     }
 
     /// A null trick start under partition search (thesis ch. 4): the table entry of a
@@ -720,27 +732,12 @@ impl<'a> Searcher<'a> {
         let (a, b) = (alpha.max(lo), beta.min(hi));
         let (best, best_mv) = self.children(a, b, ttmv);
         let rel = self.rel | prel;
-        let (mut nlo, mut nhi) = (lo, hi);
-        if best <= a {
-            nhi = nhi.min(best);
-        } else if best >= b {
-            nlo = nlo.max(best);
-        } else {
-            nlo = best;
-            nhi = best;
-        }
-        debug_assert!(nlo <= nhi, "inconsistent bounds {nlo} {nhi}");
+        let (nlo, nhi) = searched_bounds(lo, hi, a, b, best);
         let mv = self.encode_move(best_mv, &perm);
         self.tt
             .store_partition(&key, lwr_of_rel(rel, all, &perm), nlo, nhi, mv, k as u8);
         self.rel = rel;
-        if nlo >= nhi {
-            nlo
-        } else if best <= a {
-            nhi
-        } else {
-            nlo
-        }
+        fail_soft(nlo, nhi, best, a)
     }
 
     /// The quick-trick (and unbeatable-trump) static bounds `(lo, hi)` of the current

@@ -266,22 +266,26 @@ impl Tt {
         }
     }
 
-    /// Asks the memory system for the line(s) of `key` ahead of a probe.
+    /// Asks the memory system for lines `b..b + n`.
     #[inline]
-    pub fn prefetch(&self, key: &Key) {
+    fn prefetch_lines(&self, b: usize, n: usize) {
         #[cfg(target_arch = "x86_64")]
-        {
-            let (b, n) = self.lines_of(key);
-            for i in b..b + n {
-                // SAFETY: a prefetch has no architectural effect; the pointer is in bounds.
-                unsafe {
-                    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                    _mm_prefetch(self.lines.as_ptr().add(i) as *const i8, _MM_HINT_T0);
-                }
+        for i in b..b + n {
+            // SAFETY: a prefetch has no architectural effect; the pointer is in bounds.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch(self.lines.as_ptr().add(i) as *const i8, _MM_HINT_T0);
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        let _ = (b, n);
+    }
+
+    /// Asks the memory system for the line(s) of `key` ahead of a probe.
+    #[inline]
+    pub fn prefetch(&self, key: &Key) {
+        let (b, n) = self.lines_of(key);
+        self.prefetch_lines(b, n);
     }
 
     /// Bounds from every entry of this key, intersected with the caller's bounds `[lo, hi]`:
@@ -421,19 +425,7 @@ impl Tt {
     /// Asks the memory system for a partition key's bucket.
     #[inline]
     pub fn prefetch_partition(&self, key: &PartKey) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let b = self.part_bucket(key);
-            for i in b..b + LINES {
-                // SAFETY: a prefetch has no architectural effect; the pointer is in bounds.
-                unsafe {
-                    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                    _mm_prefetch(self.lines.as_ptr().add(i) as *const i8, _MM_HINT_T0);
-                }
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        self.prefetch_lines(self.part_bucket(key), LINES);
     }
 
     /// Partition search (thesis ch. 4): bounds from every entry of the bucket whose position
