@@ -274,6 +274,15 @@ pub struct Declaration {
     pub win: f64,
 }
 
+impl Declaration {
+    /// Keeps `self` in `best` if it scores strictly more than what `best` holds.
+    fn keep_if_better(self, best: &mut Option<Declaration>) {
+        if best.is_none_or(|b| self.expected_score > b.expected_score) {
+            *best = Some(self);
+        }
+    }
+}
+
 /// The root values of the bidding tree for several bids and the leaves it evaluated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TreeValues {
@@ -626,14 +635,13 @@ impl BiddingModel {
             let hand = twelve - d;
             for contract in pickup_contracts() {
                 if let Some((ev, win)) = self.score(hand, d, &contract, seat, bid) {
-                    if best.is_none_or(|b| ev > b.expected_score) {
-                        best = Some(Declaration {
-                            discard: Some(d),
-                            contract,
-                            expected_score: ev,
-                            win,
-                        });
+                    Declaration {
+                        discard: Some(d),
+                        contract,
+                        expected_score: ev,
+                        win,
                     }
+                    .keep_if_better(&mut best);
                 }
             }
         }
@@ -666,15 +674,13 @@ impl BiddingModel {
                 continue;
             }
             let n = skats.len() as f64;
-            let (ev, win) = (ev / n, win / n);
-            if best.is_none_or(|b| ev > b.expected_score) {
-                best = Some(Declaration {
-                    discard: None,
-                    contract,
-                    expected_score: ev,
-                    win,
-                });
+            Declaration {
+                discard: None,
+                contract,
+                expected_score: ev / n,
+                win: win / n,
             }
+            .keep_if_better(&mut best);
         }
         Ok(best.expect("a suit hand game can always be declared"))
     }

@@ -470,10 +470,7 @@ impl<'a> Searcher<'a> {
         } else {
             0
         };
-        let mut perm = [0u8; MAX_GROUPS];
-        for (i, p) in perm.iter_mut().enumerate() {
-            *p = i as u8;
-        }
+        let mut perm = IDENTITY;
         if !self.opt.payoff_similarity || k < self.opt.similarity_min_cards as u32 {
             // the owner of each card in two bits (0: out; 1, 2, 3: the leader, the next,
             // the last); the tag's top bit keeps it apart from every valuation

@@ -338,25 +338,17 @@ impl Tt {
         }
     }
 
-    /// Stores bounds for this key and valuation (merging with an existing entry).
+    /// The slot for a store into lines `b..b + n`: the current entry `same` accepts (and
+    /// `true`), else the entry with the fewest cards per hand, stale entries first.
     #[inline]
-    pub fn store(&mut self, key: &Key, lo: i32, hi: i32, mv: u8, depth: u8) {
-        self.stores += 1;
-        let (b, n) = self.lines_of(key);
-        let gen = self.gen;
+    fn slot(&self, b: usize, n: usize, same: impl Fn(&Entry) -> bool) -> ((usize, usize), bool) {
         let mut victim = (b, 0);
         let mut victim_score = u32::MAX;
         for li in b..b + n {
-            for (i, e) in self.lines[li].0.iter_mut().enumerate() {
-                let current = e.gen() == gen;
-                if current && e.key == key.a && e.val == key.val {
-                    let (mut nlo, mut nhi) = (lo.max(e.lo()), hi.min(e.hi()));
-                    if nlo > nhi {
-                        (nlo, nhi) = (lo, hi);
-                    }
-                    let m = if mv != 0xFF { mv } else { e.mv() };
-                    e.data = Entry::pack(nlo, nhi, m, e.depth() as u8, gen);
-                    return;
+            for (i, e) in self.lines[li].0.iter().enumerate() {
+                let current = e.gen() == self.gen;
+                if current && same(e) {
+                    return ((li, i), true);
                 }
                 let score = if current { e.depth() + 1 } else { 0 };
                 if score < victim_score {
@@ -365,11 +357,31 @@ impl Tt {
                 }
             }
         }
-        self.lines[victim.0].0[victim.1] = Entry {
-            key: key.a,
-            val: key.val,
-            data: Entry::pack(lo, hi, mv, depth, gen),
-        };
+        (victim, false)
+    }
+
+    /// Stores bounds for this key and valuation (merging with an existing entry).
+    #[inline]
+    pub fn store(&mut self, key: &Key, lo: i32, hi: i32, mv: u8, depth: u8) {
+        self.stores += 1;
+        let (b, n) = self.lines_of(key);
+        let gen = self.gen;
+        let ((li, i), found) = self.slot(b, n, |e| e.key == key.a && e.val == key.val);
+        let e = &mut self.lines[li].0[i];
+        if found {
+            let (mut nlo, mut nhi) = (lo.max(e.lo()), hi.min(e.hi()));
+            if nlo > nhi {
+                (nlo, nhi) = (lo, hi);
+            }
+            let m = if mv != 0xFF { mv } else { e.mv() };
+            e.data = Entry::pack(nlo, nhi, m, e.depth() as u8, gen);
+        } else {
+            *e = Entry {
+                key: key.a,
+                val: key.val,
+                data: Entry::pack(lo, hi, mv, depth, gen),
+            };
+        }
     }
 }
 
@@ -478,28 +490,11 @@ impl Tt {
     pub fn store_partition(&mut self, key: &PartKey, lwr: u32, lo: i32, hi: i32, mv: u8, k: u8) {
         self.stores += 1;
         let b = self.part_bucket(key);
-        let gen = self.gen;
-        let val = key.tag << 16 | lwr;
-        let mut victim = (b, 0);
-        let mut victim_score = u32::MAX;
-        'scan: for li in b..b + LINES {
-            for (i, e) in self.lines[li].0.iter().enumerate() {
-                let current = e.gen() == gen;
-                if current && e.key == key.a && e.val >> 16 == key.tag {
-                    victim = (li, i);
-                    break 'scan;
-                }
-                let score = if current { e.depth() + 1 } else { 0 };
-                if score < victim_score {
-                    victim_score = score;
-                    victim = (li, i);
-                }
-            }
-        }
-        self.lines[victim.0].0[victim.1] = Entry {
+        let ((li, i), _) = self.slot(b, LINES, |e| e.key == key.a && e.val >> 16 == key.tag);
+        self.lines[li].0[i] = Entry {
             key: key.a,
-            val,
-            data: Entry::pack(lo, hi, mv, k, gen),
+            val: key.tag << 16 | lwr,
+            data: Entry::pack(lo, hi, mv, k, self.gen),
         };
     }
 }
