@@ -150,26 +150,37 @@ fn m3(x: usize) -> usize {
 /// Number of jacks in a 4-bit jack pattern.
 const JACK_COUNT: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
 
-/// L1 distance of two 7-card valuations of one suit (bits 7 8 9 Q K T A, points 0 0 0 3 4
-/// 10 11) with equally many cards: pairing the i-th most powerful with the i-th, which is
-/// the sum over the point thresholds of the difference of the counts at or above it.
-static DIST7: [u8; 128 * 128] = dist7_table();
+/// Signed distances of two 7-card valuations `a`, `b` of one suit (bits 7 8 9 Q K T A, points
+/// 0 0 0 3 4 10 11) with equally many cards, pairing the i-th most powerful card of `a` with
+/// the i-th of `b`: the low byte is the sum of `max(0, v_a - v_b)` over the pairs, the high
+/// byte the sum of `max(0, v_b - v_a)`. Where power order is value order each is a sum over
+/// the point thresholds of the positive part of the difference of the counts at or above it.
+static DIST7: [u16; 128 * 128] = dist7_table();
 
-const fn count_diff(a: u32, b: u32, m: u32) -> u32 {
-    ((a & m).count_ones() as i32 - (b & m).count_ones() as i32).unsigned_abs()
+const fn count_excess(a: u32, b: u32, m: u32) -> u32 {
+    let d = (a & m).count_ones() as i32 - (b & m).count_ones() as i32;
+    if d > 0 {
+        d as u32
+    } else {
+        0
+    }
 }
 
-const fn dist7_table() -> [u8; 128 * 128] {
-    let mut t = [0u8; 128 * 128];
+const fn dist7_table() -> [u16; 128 * 128] {
+    let mut t = [0u16; 128 * 128];
     let mut a = 0u32;
     while a < 128 {
         let mut b = 0u32;
         while b < 128 {
-            let d = 3 * count_diff(a, b, 0x78)
-                + count_diff(a, b, 0x70)
-                + 6 * count_diff(a, b, 0x60)
-                + count_diff(a, b, 0x40);
-            t[(a << 7 | b) as usize] = d as u8;
+            let up = 3 * count_excess(a, b, 0x78)
+                + count_excess(a, b, 0x70)
+                + 6 * count_excess(a, b, 0x60)
+                + count_excess(a, b, 0x40);
+            let down = 3 * count_excess(b, a, 0x78)
+                + count_excess(b, a, 0x70)
+                + 6 * count_excess(b, a, 0x60)
+                + count_excess(b, a, 0x40);
+            t[(a << 7 | b) as usize] = (up | down << 8) as u16;
             b += 1;
         }
         a += 1;
@@ -533,54 +544,68 @@ impl<'a> Searcher<'a> {
         )
     }
 
-    /// L1 distance of two valuations (same canonical key, so the same counts per slot): the
-    /// i-th most powerful remaining card of a slot is paired with the i-th. Where power order
-    /// is value order (plain suits: 7 8 9 Q K T A = 0 0 0 3 4 10 11) the distance of sorted
-    /// sequences is the sum over value thresholds of the difference of the counts at or above
-    /// the threshold, one look-up in [`DIST7`] per suit; jacks are all worth 2.
-    pub fn dist(lay: &Layout, v1: u32, v2: u32) -> i32 {
+    /// How far the declarer's marginal points can differ between two payoff-similar positions
+    /// (same canonical key) with valuations `v1` and `v2`: `(up, down)` with
+    /// `P(v1) - P(v2)` in `[-down, up]`. The i-th most powerful remaining card of a slot is
+    /// paired with the i-th; in every pair of corresponding leaves the declarer's points
+    /// differ by the value differences of the cards she wins, so by at most the sum of the
+    /// positive differences (`up`) and at least minus the sum of the negative ones (`down`).
+    /// (Thesis ch. 7 bounds the point *difference* of the two sides by the L1 distance
+    /// `up + down`; on the declarer's points that is the same bound.) Where power order is
+    /// value order (plain suits: 7 8 9 Q K T A = 0 0 0 3 4 10 11) each part is one look-up
+    /// in [`DIST7`] per suit; jacks are all worth 2.
+    #[inline]
+    pub fn dist(lay: &Layout, v1: u32, v2: u32) -> (i32, i32) {
         if v1 == v2 || lay.game_type.is_null() {
-            return 0;
+            return (0, 0);
         }
         // suit: three plain suits of 7 at bits 0, 7, 14, the trump suit's 7 at 21, the jacks
         // at 28; grand: four plain suits of 7 at 0, 7, 14, 21, the jacks at 28 (all worth 2,
         // equally many in both: no distance)
-        let d7 =
-            |shift: u32| DIST7[((v1 >> shift & 0x7F) << 7 | (v2 >> shift & 0x7F)) as usize] as i32;
-        let d = d7(0) + d7(7) + d7(14);
+        let d7 = |shift: u32| DIST7[((v1 >> shift & 0x7F) << 7 | (v2 >> shift & 0x7F)) as usize];
+        let mut d = d7(0) as u32 + d7(7) as u32 + d7(14) as u32;
         if lay.trump_group == 3
             && JACK_COUNT[(v1 >> 28) as usize] != JACK_COUNT[(v2 >> 28) as usize]
         {
             // jack counts differ: the pairing mixes jacks with the trump suit's cards
-            return d + Self::dist_slow(lay, 3, v1 >> 21 & 0x7FF, v2 >> 21 & 0x7FF);
+            let (u, w) = Self::dist_slow(lay, 3, v1 >> 21 & 0x7FF, v2 >> 21 & 0x7FF);
+            return ((d & 0xFF) as i32 + u, (d >> 8) as i32 + w);
         }
-        d + d7(21)
+        d += d7(21) as u32;
+        // the low bytes sum to at most 4 * 28 < 256: no carry into the high byte
+        ((d & 0xFF) as i32, (d >> 8) as i32)
     }
 
-    fn dist_slow(lay: &Layout, g: usize, mut a: u32, mut b: u32) -> i32 {
+    fn dist_slow(lay: &Layout, g: usize, mut a: u32, mut b: u32) -> (i32, i32) {
         let base = lay.group_base[g] as usize;
-        let mut d = 0;
+        let (mut up, mut down) = (0, 0);
         while a != 0 && b != 0 {
             let x = hi_bit(a);
             let y = hi_bit(b);
             a &= !(1 << x);
             b &= !(1 << y);
-            d +=
-                (lay.points[base + x as usize] as i32 - lay.points[base + y as usize] as i32).abs();
+            let diff = lay.points[base + x as usize] as i32 - lay.points[base + y as usize] as i32;
+            if diff > 0 {
+                up += diff;
+            } else {
+                down -= diff;
+            }
         }
-        d
+        (up, down)
     }
 
     /// Reference implementation of [`Searcher::dist`] (for tests).
-    pub fn dist_reference(lay: &Layout, v1: u32, v2: u32) -> i32 {
-        let mut d = 0;
+    pub fn dist_reference(lay: &Layout, v1: u32, v2: u32) -> (i32, i32) {
+        let (mut up, mut down) = (0, 0);
         for g in 0..lay.ngroups {
             let width = lay.group_mask[g].count_ones();
             let gm = (1u32 << width) - 1;
             let base = lay.group_base[g] as u32;
-            d += Self::dist_slow(lay, g, (v1 >> base) & gm, (v2 >> base) & gm);
+            let (u, w) = Self::dist_slow(lay, g, (v1 >> base) & gm, (v2 >> base) & gm);
+            up += u;
+            down += w;
         }
-        d
+        (up, down)
     }
 
     /// Fail-soft alpha-beta on the marginal value.

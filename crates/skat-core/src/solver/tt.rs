@@ -290,15 +290,16 @@ impl Tt {
 
     /// Bounds from every entry of this key, intersected with the caller's bounds `[lo, hi]`:
     /// exact valuation matches directly, other valuations of a canonical key widened by
-    /// `dist(val, other)` (computed only for an entry that could tighten the bounds, since a
-    /// distance is never negative). Returns (lo, hi, mv).
+    /// `dist(val, other) = (up, down)`: the entry's lower bound less `down`, its upper bound
+    /// plus `up` (computed only for an entry that could tighten the bounds, since neither
+    /// part is negative). Returns (lo, hi, mv).
     #[inline]
     pub fn probe(
         &mut self,
         key: &Key,
         mut lo: i32,
         mut hi: i32,
-        dist: impl Fn(u32, u32) -> i32,
+        dist: impl Fn(u32, u32) -> (i32, i32),
     ) -> Option<(i32, i32, u8)> {
         let (b, n) = self.lines_of(key);
         let mut found = false;
@@ -323,9 +324,9 @@ impl Tt {
                         mv = e.mv();
                     }
                     if elo > lo || ehi < hi {
-                        let d = dist(key.val, e.val);
-                        lo = lo.max(elo - d);
-                        hi = hi.min(ehi + d);
+                        let (up, down) = dist(key.val, e.val);
+                        lo = lo.max(elo - down);
+                        hi = hi.min(ehi + up);
                     }
                 }
             }
@@ -592,11 +593,13 @@ mod tests {
             val: 0x8000_0001,
             canonical: false,
         };
-        assert!(tt.probe(&exact, i32::MIN, i32::MAX, |_, _| 0).is_none());
+        assert!(tt
+            .probe(&exact, i32::MIN, i32::MAX, |_, _| (0, 0))
+            .is_none());
         tt.store(&exact, 30, 80, 5, 7);
         tt.store(&exact, 40, 120, 0xFF, 7);
         assert_eq!(
-            tt.probe(&exact, i32::MIN, i32::MAX, |_, _| 0),
+            tt.probe(&exact, i32::MIN, i32::MAX, |_, _| (0, 0)),
             Some((40, 80, 5))
         );
         // a canonical key sees other valuations widened by their distance
@@ -608,12 +611,14 @@ mod tests {
         let c2 = Key { val: 0b0111, ..c1 };
         tt.store(&c1, 50, 60, 3, 8);
         assert_eq!(
-            tt.probe(&c2, i32::MIN, i32::MAX, |_, _| 4),
+            tt.probe(&c2, i32::MIN, i32::MAX, |_, _| (4, 4)),
             Some((46, 64, 3))
         );
         tt.clear();
-        assert!(tt.probe(&exact, i32::MIN, i32::MAX, |_, _| 0).is_none());
-        assert!(tt.probe(&c1, i32::MIN, i32::MAX, |_, _| 0).is_none());
+        assert!(tt
+            .probe(&exact, i32::MIN, i32::MAX, |_, _| (0, 0))
+            .is_none());
+        assert!(tt.probe(&c1, i32::MIN, i32::MAX, |_, _| (0, 0)).is_none());
     }
 
     #[test]
@@ -636,7 +641,7 @@ mod tests {
                     val: 0x8000_0000,
                     canonical: false,
                 };
-                tt.probe(&k, i32::MIN, i32::MAX, |_, _| 0).is_some()
+                tt.probe(&k, i32::MIN, i32::MAX, |_, _| (0, 0)).is_some()
             })
             .count();
         assert!(found > 0 && found <= 32);
