@@ -1,5 +1,5 @@
 //! The switches added or changed by the speed work, against the plain minimax oracle: the
-//! payoff-similarity table (on by default from five cards per hand; here also at every size),
+//! payoff-similarity table (on by default from three cards per hand; here also at every size),
 //! the unbeatable-trump bounds, the exact endgame cache and null partition search, each on
 //! and off, with kept and cleared tables, for `solve`, `analyze` and `reaches`.
 

@@ -17,7 +17,7 @@
 //!
 //! Fail-soft alpha-beta (the declarer maximises) driven by MTD(f) null-window probes
 //! ([`search`]); a transposition table at trick boundaries on marginal values ([`tt`]):
-//! payoff-similarity canonical keys (thesis ch. 7) for trick starts with six or more cards per
+//! payoff-similarity canonical keys (thesis ch. 7) for trick starts with three or more cards per
 //! hand, exact keys below (16-byte entries, one cache line per exact probe, fetched while
 //! the static bounds are computed); move ordering with the fastest-cut-first term and
 //! collapsing of equivalent cards ([`order`]); quick-trick static bounds plus unbeatable-trump
