@@ -195,6 +195,21 @@ fn hi_bit(m: u32) -> u32 {
     31 - m.leading_zeros()
 }
 
+/// The `n` highest set bits of `m`.
+#[inline]
+fn top_bits(mut m: u32, n: u32) -> u32 {
+    let mut out = 0;
+    for _ in 0..n {
+        if m == 0 {
+            break;
+        }
+        let b = 1 << hi_bit(m);
+        out |= b;
+        m &= !b;
+    }
+    out
+}
+
 /// `PEXT7[m << 7 | x]`: the bits of `x` at the positions of `m`, moved to the lowest bits in
 /// order (a 7-bit parallel bit extract).
 static PEXT7: [u8; 128 * 128] = pext7_table();
@@ -547,20 +562,49 @@ impl<'a> Searcher<'a> {
     }
 
     /// How far the declarer's marginal points can differ between two payoff-similar positions
-    /// (same canonical key) with valuations `v1` and `v2`: `(up, down)` with
-    /// `P(v1) - P(v2)` in `[-down, up]`. The i-th most powerful remaining card of a slot is
+    /// (same canonical key) with valuations `v1` and `v2`: `(dlo, dhi)` with
+    /// `P(v1) - P(v2)` in `[dlo, dhi]`. The i-th most powerful remaining card of a slot is
     /// paired with the i-th; in every pair of corresponding leaves the declarer's points
     /// differ by the value differences of the cards she wins, so by at most the sum of the
     /// positive differences (`up`) and at least minus the sum of the negative ones (`down`).
     /// (Thesis ch. 7 bounds the point *difference* of the two sides by the L1 distance
-    /// `up + down`; on the declarer's points that is the same bound.) Where power order is
-    /// value order (plain suits: 7 8 9 Q K T A = 0 0 0 3 4 10 11) each part is one look-up
-    /// in [`DIST7`] per suit; jacks are all worth 2.
+    /// `up + down`; on the declarer's points that is the same bound.)
+    ///
+    /// `run` refines this (thesis ch. 7, "if the team that will win card i is certain, add
+    /// its value directly"): in suit games the top `|run|` trumps, each above every trump of
+    /// the other side, are won by the side that holds them (the declarer for `run > 0`, the
+    /// defenders for `run < 0`) in every line of play. Their pairs then shift the difference
+    /// by exactly their value difference (declarer) or not at all (defenders) instead of
+    /// widening it. `run` is a function of the canonical key, so it is the same for every
+    /// valuation of the key.
+    ///
+    /// Where power order is value order (plain suits: 7 8 9 Q K T A = 0 0 0 3 4 10 11) each
+    /// part is one look-up in [`DIST7`] per suit; jacks are all worth 2.
     #[inline]
-    pub fn dist(lay: &Layout, v1: u32, v2: u32) -> (i32, i32) {
+    pub fn dist(lay: &Layout, v1: u32, v2: u32, run: i32) -> (i32, i32) {
         if v1 == v2 || lay.game_type.is_null() {
             return (0, 0);
         }
+        if run == 0 || lay.trump_group != 3 {
+            let (up, down) = Self::spread_of(lay, v1, v2);
+            return (-down, up);
+        }
+        // suit: the trump group (trump suit and jacks) at bits 21..32
+        let top1 = top_bits(v1 >> 21, run.unsigned_abs()) << 21;
+        let top2 = top_bits(v2 >> 21, run.unsigned_abs()) << 21;
+        let shift = if run > 0 {
+            lay.points_of(top1) - lay.points_of(top2)
+        } else {
+            0
+        };
+        let (up, down) = Self::spread_of(lay, v1 & !top1, v2 & !top2);
+        (shift - down, shift + up)
+    }
+
+    /// The sums `(up, down)` of the positive and negative value differences of the paired
+    /// cards of two valuations with equally many cards per slot.
+    #[inline]
+    fn spread_of(lay: &Layout, v1: u32, v2: u32) -> (i32, i32) {
         // suit: three plain suits of 7 at bits 0, 7, 14, the trump suit's 7 at 21, the jacks
         // at 28; grand: four plain suits of 7 at 0, 7, 14, 21, the jacks at 28 (all worth 2,
         // equally many in both: no distance)
@@ -576,6 +620,32 @@ impl<'a> Searcher<'a> {
         d += d7(21) as u32;
         // the low bytes sum to at most 4 * 28 < 256: no carry into the high byte
         ((d & 0xFF) as i32, (d >> 8) as i32)
+    }
+
+    /// The certain-winner run of a suit-game position (see [`Searcher::dist`]): the number
+    /// of the declarer's trumps above every defender trump, or minus the number of defender
+    /// trumps above every trump of the declarer; 0 in grand and null (no point differences
+    /// among the jacks) and without trumps.
+    #[inline]
+    fn trump_run(&self) -> i32 {
+        let lay = self.lay;
+        if lay.trump_group != 3 {
+            return 0;
+        }
+        let t = lay.trumps;
+        let hd = self.hands[self.decl] & t;
+        let def = (self.hands[0] | self.hands[1] | self.hands[2]) & t & !hd;
+        if hd == 0 && def == 0 {
+            return 0;
+        }
+        if hd > def {
+            // the declarer holds the highest trump
+            let stop = if def == 0 { 0 } else { 2u32 << hi_bit(def) };
+            (hd & !stop.wrapping_sub(1)).count_ones() as i32
+        } else {
+            let stop = if hd == 0 { 0 } else { 2u32 << hi_bit(hd) };
+            -((def & !stop.wrapping_sub(1)).count_ones() as i32)
+        }
     }
 
     fn dist_slow(lay: &Layout, g: usize, mut a: u32, mut b: u32) -> (i32, i32) {
@@ -596,18 +666,39 @@ impl<'a> Searcher<'a> {
         (up, down)
     }
 
-    /// Reference implementation of [`Searcher::dist`] (for tests).
-    pub fn dist_reference(lay: &Layout, v1: u32, v2: u32) -> (i32, i32) {
-        let (mut up, mut down) = (0, 0);
+    /// Reference implementation of [`Searcher::dist`] (for tests): pairs card by card.
+    pub fn dist_reference(lay: &Layout, v1: u32, v2: u32, run: i32) -> (i32, i32) {
+        let (mut lo, mut hi) = (0, 0);
         for g in 0..lay.ngroups {
             let width = lay.group_mask[g].count_ones();
-            let gm = (1u32 << width) - 1;
-            let base = lay.group_base[g] as u32;
-            let (u, w) = Self::dist_slow(lay, g, (v1 >> base) & gm, (v2 >> base) & gm);
-            up += u;
-            down += w;
+            let base = lay.group_base[g] as usize;
+            let order = |v: u32| -> Vec<i32> {
+                (0..width as usize)
+                    .rev()
+                    .filter(|&b| v >> (base + b) & 1 == 1)
+                    .map(|b| lay.points[base + b] as i32)
+                    .collect()
+            };
+            let certain = if g == lay.trump_group && lay.trump_group == 3 {
+                run.unsigned_abs() as usize
+            } else {
+                0
+            };
+            for (i, (x, y)) in order(v1).into_iter().zip(order(v2)).enumerate() {
+                let d = x - y;
+                if i < certain {
+                    if run > 0 {
+                        lo += d;
+                        hi += d;
+                    }
+                } else if d > 0 {
+                    hi += d;
+                } else {
+                    lo += d;
+                }
+            }
         }
-        (up, down)
+        (lo, hi)
     }
 
     /// Fail-soft alpha-beta on the marginal value.
@@ -655,7 +746,11 @@ impl<'a> Searcher<'a> {
         }
         if let Some((kk, perm)) = kp {
             let lay = self.lay;
-            if let Some((tlo, thi, mv)) = self.tt.probe(&kk, lo, hi, |a, b| Self::dist(lay, a, b)) {
+            let run = self.trump_run();
+            if let Some((tlo, thi, mv)) = self
+                .tt
+                .probe(&kk, lo, hi, |a, b| Self::dist(lay, a, b, run))
+            {
                 lo = tlo;
                 hi = thi;
                 revisit = true;
@@ -1192,10 +1287,17 @@ mod tests {
                         }
                     }
                 }
+                let trumps = (v1 & lay.trumps).count_ones() as i32;
+                let run = rng.below(2 * trumps as u64 + 1) as i32 - trumps;
+                let want = if gt.is_null() {
+                    (0, 0)
+                } else {
+                    Searcher::dist_reference(lay, v1, v2, run)
+                };
                 assert_eq!(
-                    Searcher::dist(lay, v1, v2),
-                    Searcher::dist_reference(lay, v1, v2),
-                    "{gt} {v1:x} {v2:x}"
+                    Searcher::dist(lay, v1, v2, run),
+                    want,
+                    "{gt} {v1:x} {v2:x} {run}"
                 );
             }
         }

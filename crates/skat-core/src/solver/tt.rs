@@ -290,10 +290,10 @@ impl Tt {
     }
 
     /// Bounds from every entry of this key, intersected with the caller's bounds `[lo, hi]`:
-    /// exact valuation matches directly, other valuations of a canonical key widened by
-    /// `dist(val, other) = (up, down)`: the entry's lower bound less `down`, its upper bound
-    /// plus `up` (computed only for an entry that could tighten the bounds, since neither
-    /// part is negative). Returns (lo, hi, mv).
+    /// exact valuation matches directly, other valuations of a canonical key moved by
+    /// `dist(val, other) = (dlo, dhi)`, the range of the difference between this position's
+    /// value and the entry's: the entry's lower bound plus `dlo`, its upper bound plus `dhi`.
+    /// Returns (lo, hi, mv).
     #[inline]
     pub fn probe(
         &mut self,
@@ -324,11 +324,9 @@ impl Tt {
                     if !exact_mv && e.mv() != 0xFF {
                         mv = e.mv();
                     }
-                    if elo > lo || ehi < hi {
-                        let (up, down) = dist(key.val, e.val);
-                        lo = lo.max(elo - down);
-                        hi = hi.min(ehi + up);
-                    }
+                    let (dlo, dhi) = dist(key.val, e.val);
+                    lo = lo.max(elo + dlo);
+                    hi = hi.min(ehi + dhi);
                 }
             }
         }
@@ -612,7 +610,7 @@ mod tests {
         let c2 = Key { val: 0b0111, ..c1 };
         tt.store(&c1, 50, 60, 3, 8);
         assert_eq!(
-            tt.probe(&c2, i32::MIN, i32::MAX, |_, _| (4, 4)),
+            tt.probe(&c2, i32::MIN, i32::MAX, |_, _| (-4, 4)),
             Some((46, 64, 3))
         );
         tt.clear();
