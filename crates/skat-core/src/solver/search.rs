@@ -731,7 +731,8 @@ impl<'a> Searcher<'a> {
         let mut key = None;
         let mut ttmv = 0xFF;
         let mut revisit = false;
-        // the table's line is requested first; the static bounds are computed while it comes
+        // the table's line is requested first; the cheap trump bounds are computed while it
+        // comes, the quick-trick bounds only when the table does not decide the node
         let kp = if self.use_tt {
             let kp = self.key(k);
             self.tt.prefetch(&kp.0);
@@ -739,11 +740,13 @@ impl<'a> Searcher<'a> {
         } else {
             None
         };
-        if self.opt.static_bounds && !self.null {
-            let (slo, shi) = self.static_bounds();
-            lo = lo.max(slo);
-            hi = hi.min(shi);
+        let sb = self.opt.static_bounds && !self.null;
+        if sb && self.opt.trump_bounds {
+            let (tlo, thi) = self.trump_bounds();
+            lo = lo.max(tlo);
+            hi = hi.min(thi);
         }
+        let mut ttmv_raw = 0xFF;
         if let Some((kk, perm)) = kp {
             let lay = self.lay;
             let run = self.trump_run();
@@ -754,9 +757,7 @@ impl<'a> Searcher<'a> {
                 lo = tlo;
                 hi = thi;
                 revisit = true;
-                if mv != 0xFF {
-                    ttmv = self.decode_move(mv, &perm);
-                }
+                ttmv_raw = mv;
             }
             key = Some((kk, perm));
         }
@@ -768,6 +769,25 @@ impl<'a> Searcher<'a> {
         }
         if lo >= hi {
             return lo;
+        }
+        if sb {
+            let (slo, shi) = self.quick_trick_bounds();
+            lo = lo.max(slo);
+            hi = hi.min(shi);
+            if lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            if lo >= hi {
+                return lo;
+            }
+        }
+        if ttmv_raw != 0xFF {
+            if let Some((_, perm)) = &key {
+                ttmv = self.decode_move(ttmv_raw, perm);
+            }
         }
         // a small endgame searched again (the table knows it, but not well enough for this
         // window) is solved exactly: a window just outside the known bounds gives its exact
@@ -859,26 +879,36 @@ impl<'a> Searcher<'a> {
         fail_soft(nlo, nhi, best, a)
     }
 
-    /// The quick-trick (and unbeatable-trump) static bounds `(lo, hi)` of the current
-    /// start-of-trick position (suit and grand).
+    /// The unbeatable-trump static bounds `(lo, hi)` of the current start-of-trick position
+    /// (suit and grand; valid whoever leads).
     #[inline]
-    fn static_bounds(&self) -> (i32, i32) {
-        let (mut lo, mut hi) = (i32::MIN, i32::MAX);
-        let l = self.leader;
+    fn trump_bounds(&self) -> (i32, i32) {
         let r = self
             .lay
             .points_of(self.hands[0] | self.hands[1] | self.hands[2]);
-        if self.opt.trump_bounds {
-            let (dl, fl) = bounds::trump_lower(self.lay, &self.hands, self.decl);
-            lo = lo.max(dl);
-            hi = hi.min(r - fl);
-        }
+        let (dl, fl) = bounds::trump_lower(self.lay, &self.hands, self.decl);
+        (dl, r - fl)
+    }
+
+    /// The quick-trick static bounds of the current start-of-trick position (suit and
+    /// grand): a lower bound when the declarer leads, an upper bound when a defender does.
+    #[inline]
+    fn quick_trick_bounds(&self) -> (i32, i32) {
+        let l = self.leader;
         if l == self.decl {
-            lo = lo.max(bounds::declarer_lower(self.lay, &self.hands, self.decl));
+            (
+                bounds::declarer_lower(self.lay, &self.hands, self.decl),
+                i32::MAX,
+            )
         } else {
-            hi = hi.min(r - bounds::defender_lower(self.lay, &self.hands, self.decl, l));
+            let r = self
+                .lay
+                .points_of(self.hands[0] | self.hands[1] | self.hands[2]);
+            (
+                i32::MIN,
+                r - bounds::defender_lower(self.lay, &self.hands, self.decl, l),
+            )
         }
-        (lo, hi)
     }
 
     /// The endgame-cache key of the current start-of-trick position.
