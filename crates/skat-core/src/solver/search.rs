@@ -731,8 +731,20 @@ impl<'a> Searcher<'a> {
         let mut key = None;
         let mut ttmv = 0xFF;
         let mut revisit = false;
-        // the table's line is requested first; the cheap trump bounds are computed while it
-        // comes, the quick-trick bounds only when the table does not decide the node
+        // the cheap trump bounds first (a node they decide needs no key), then the table,
+        // then the quick-trick bounds only when the table does not decide the node
+        let sb = self.opt.static_bounds && !self.null;
+        if sb && self.opt.trump_bounds {
+            let (tlo, thi) = self.trump_bounds();
+            lo = lo.max(tlo);
+            hi = hi.min(thi);
+            if lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+        }
         let kp = if self.use_tt {
             let kp = self.key(k);
             self.tt.prefetch(&kp.0);
@@ -740,12 +752,6 @@ impl<'a> Searcher<'a> {
         } else {
             None
         };
-        let sb = self.opt.static_bounds && !self.null;
-        if sb && self.opt.trump_bounds {
-            let (tlo, thi) = self.trump_bounds();
-            lo = lo.max(tlo);
-            hi = hi.min(thi);
-        }
         let mut ttmv_raw = 0xFF;
         if let Some((kk, perm)) = kp {
             let lay = self.lay;
