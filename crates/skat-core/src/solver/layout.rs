@@ -43,8 +43,7 @@ pub struct Layout {
     pub points: [u8; 32],
     /// Point mask per point value, for fast sums: `points_of(m)`.
     rank_masks: [(u32, u8); 5],
-    /// Card points of each byte of a mask (`points_of` by four table look-ups: no hardware
-    /// popcount is assumed).
+    /// Card points of each byte of a mask (`points_of` by four table look-ups).
     byte_points: [[u8; 256]; 4],
 }
 

@@ -25,9 +25,9 @@
 //! the last two tricks ([`tables`]); optionally an exact small-endgame cache ([`endgame`]).
 //! Every enhancement can be switched in [`SolverOptions`]; the value never changes.
 //!
-//! Per-node costs: the build targets baseline x86-64 (no hardware popcount), so hot paths
-//! avoid `count_ones` (card points by byte tables, [`layout::Layout::points_of`]) and
-//! divisions (seat arithmetic, table sub-buckets); the move scores of a follow share one
+//! Per-node costs: x86-64 builds target x86-64-v2 (`.cargo/config.toml`), so `count_ones`
+//! is one instruction; card points come from byte tables ([`layout::Layout::points_of`]);
+//! hot paths avoid divisions (seat arithmetic, table sub-buckets); the move scores of a follow share one
 //! per-node context (current winner, trick points), and the fastest-cut-first reply count is
 //! computed only for leads (after the first card it is the same for every move). None of
 //! this changes the search: node counts are identical.
