@@ -264,6 +264,10 @@ const fn base3_table() -> [u32; 1 << 11] {
 
 const POW3: [u32; 12] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683, 59049, 177147];
 
+/// Bits of a group's canonical code in the key, by the group's width: `2 * 3^width` must fit
+/// (plain 7: 13 bits, null 8: 14, trumps 11: 19, jacks 4: 8).
+const KEY_WIDTH: [u32; 12] = [0, 0, 0, 0, 8, 0, 0, 13, 14, 0, 0, 19];
+
 /// Sorts `slots` (group numbers) by descending `keys[group]` (at most four slots).
 #[inline]
 fn sort_desc(slots: &mut [u8], keys: &[u32; MAX_GROUPS]) {
@@ -541,13 +545,7 @@ impl<'a> Searcher<'a> {
         let mut val: u32 = 0;
         for (slot, &g) in perm.iter().enumerate().take(lay.ngroups) {
             let g = g as usize;
-            let width = match lay.group_width[slot] {
-                4 => 8,
-                7 => 13,
-                8 => 14,
-                _ => 19,
-            };
-            k = k << width | codes[g] as u64;
+            k = k << KEY_WIDTH[lay.group_width[slot] as usize] | codes[g] as u64;
             val |= rems[g] << lay.group_base[slot];
         }
         k = k << 4 | (drel | class << 2);
