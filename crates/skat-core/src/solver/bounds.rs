@@ -41,7 +41,7 @@ fn above_all(m: u32, other: u32) -> u32 {
 
 /// The `s` highest cards of `m`.
 #[inline]
-fn top_n(mut m: u32, s: u32) -> u32 {
+pub fn top_n(mut m: u32, s: u32) -> u32 {
     let mut out = 0;
     for _ in 0..s {
         if m == 0 {

@@ -89,6 +89,19 @@ fn searched_bounds(lo: i32, hi: i32, a: i32, b: i32, best: i32) -> (i32, i32) {
     (nlo, nhi)
 }
 
+/// The value to return at once when the bounds `[lo, hi]` of a node decide the window
+/// `(alpha, beta)` (or meet), else `None`.
+#[inline]
+fn decided(lo: i32, hi: i32, alpha: i32, beta: i32) -> Option<i32> {
+    if lo >= beta || lo >= hi {
+        Some(lo)
+    } else if hi <= alpha {
+        Some(hi)
+    } else {
+        None
+    }
+}
+
 /// The fail-soft value returned for the narrowed bounds of [`searched_bounds`].
 #[inline]
 fn fail_soft(nlo: i32, nhi: i32, best: i32, a: i32) -> i32 {
@@ -193,21 +206,6 @@ const fn dist7_table() -> [u16; 128 * 128] {
 #[inline]
 fn hi_bit(m: u32) -> u32 {
     31 - m.leading_zeros()
-}
-
-/// The `n` highest set bits of `m`.
-#[inline]
-fn top_bits(mut m: u32, n: u32) -> u32 {
-    let mut out = 0;
-    for _ in 0..n {
-        if m == 0 {
-            break;
-        }
-        let b = 1 << hi_bit(m);
-        out |= b;
-        m &= !b;
-    }
-    out
 }
 
 /// `PEXT7[m << 7 | x]`: the bits of `x` at the positions of `m`, moved to the lowest bits in
@@ -588,8 +586,8 @@ impl<'a> Searcher<'a> {
             return (-down, up);
         }
         // suit: the trump group (trump suit and jacks) at bits 21..32
-        let top1 = top_bits(v1 >> 21, run.unsigned_abs()) << 21;
-        let top2 = top_bits(v2 >> 21, run.unsigned_abs()) << 21;
+        let top1 = bounds::top_n(v1 >> 21, run.unsigned_abs()) << 21;
+        let top2 = bounds::top_n(v2 >> 21, run.unsigned_abs()) << 21;
         let shift = if run > 0 {
             lay.points_of(top1) - lay.points_of(top2)
         } else {
@@ -736,11 +734,8 @@ impl<'a> Searcher<'a> {
             let (tlo, thi) = self.trump_bounds();
             lo = lo.max(tlo);
             hi = hi.min(thi);
-            if lo >= beta {
-                return lo;
-            }
-            if hi <= alpha {
-                return hi;
+            if let Some(v) = decided(lo, hi, alpha, beta) {
+                return v;
             }
         }
         let kp = if self.use_tt {
@@ -765,27 +760,15 @@ impl<'a> Searcher<'a> {
             }
             key = Some((kk, perm));
         }
-        if lo >= beta {
-            return lo;
-        }
-        if hi <= alpha {
-            return hi;
-        }
-        if lo >= hi {
-            return lo;
+        if let Some(v) = decided(lo, hi, alpha, beta) {
+            return v;
         }
         if sb {
             let (slo, shi) = self.quick_trick_bounds();
             lo = lo.max(slo);
             hi = hi.min(shi);
-            if lo >= beta {
-                return lo;
-            }
-            if hi <= alpha {
-                return hi;
-            }
-            if lo >= hi {
-                return lo;
+            if let Some(v) = decided(lo, hi, alpha, beta) {
+                return v;
             }
         }
         if ttmv_raw != 0xFF {
