@@ -16,6 +16,16 @@ use std::sync::OnceLock;
 use crate::cards::{Card, Cards};
 use crate::rules::GameType;
 
+/// `x % 3` for `x < 6` (seat arithmetic) without a division.
+#[inline(always)]
+pub fn m3(x: usize) -> usize {
+    if x >= 3 {
+        x - 3
+    } else {
+        x
+    }
+}
+
 /// Up to five follow groups (grand: four suits and the jacks).
 pub const MAX_GROUPS: usize = 5;
 

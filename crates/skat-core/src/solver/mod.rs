@@ -17,9 +17,9 @@
 //!
 //! Fail-soft alpha-beta (the declarer maximises) driven by MTD(f) null-window probes
 //! ([`search`]); a transposition table at trick boundaries on marginal values ([`tt`]):
-//! payoff-similarity canonical keys (thesis ch. 7) for trick starts with three or more cards per
-//! hand, exact keys below (16-byte entries, one cache line per exact probe, fetched while
-//! the static bounds are computed); move ordering with the fastest-cut-first term and
+//! payoff-similarity canonical keys (thesis ch. 7) for trick starts with three or more cards
+//! per hand, exact keys below (16-byte entries, one cache line per key, fetched while the
+//! certain-winner run is computed); move ordering with the fastest-cut-first term and
 //! collapsing of equivalent cards ([`order`]); quick-trick static bounds plus unbeatable-trump
 //! bounds for both sides at every trick start ([`bounds`], thesis ch. 5); direct solution of
 //! the last two tricks ([`tables`]); optionally an exact small-endgame cache ([`endgame`]).
@@ -27,8 +27,8 @@
 //!
 //! Per-node costs: x86-64 builds target x86-64-v2 (`.cargo/config.toml`), so `count_ones`
 //! is one instruction; card points come from byte tables ([`layout::Layout::points_of`]);
-//! hot paths avoid divisions (seat arithmetic, table sub-buckets); the move scores of a follow share one
-//! per-node context (current winner, trick points), and the fastest-cut-first reply count is
+//! hot paths avoid divisions (seat arithmetic, table sub-buckets); the move scores of a
+//! follow share one per-node context (current winner, trick points), and the fastest-cut-first reply count is
 //! computed only for leads (after the first card it is the same for every move). None of
 //! this changes the search: node counts are identical.
 

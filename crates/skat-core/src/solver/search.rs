@@ -7,7 +7,7 @@
 
 use super::bounds;
 use super::endgame::{EgCache, EgKey};
-use super::layout::{Layout, MAX_GROUPS};
+use super::layout::{m3, Layout, MAX_GROUPS};
 use super::order::{collapse, representatives};
 use super::tables;
 use super::tt::{fine_split, spread, Key, PartKey, Tt};
@@ -150,16 +150,6 @@ pub struct Searcher<'a> {
     /// suit's lowest one matters.
     rel: u32,
     pub nodes: u64,
-}
-
-/// `x % 3` for `x < 6` (seat arithmetic) without a division.
-#[inline(always)]
-fn m3(x: usize) -> usize {
-    if x >= 3 {
-        x - 3
-    } else {
-        x
-    }
 }
 
 /// Number of jacks in a 4-bit jack pattern.
@@ -730,8 +720,10 @@ impl<'a> Searcher<'a> {
         // the cheap trump bounds first (a node they decide needs no key), then the table,
         // then the quick-trick bounds only when the table does not decide the node
         let sb = self.opt.static_bounds && !self.null;
+        // at a trick start the trivial upper bound is the points still in play
+        let in_play = hi;
         if sb && self.opt.trump_bounds {
-            let (tlo, thi) = self.trump_bounds();
+            let (tlo, thi) = self.trump_bounds(in_play);
             lo = lo.max(tlo);
             hi = hi.min(thi);
             if let Some(v) = decided(lo, hi, alpha, beta) {
@@ -764,7 +756,7 @@ impl<'a> Searcher<'a> {
             return v;
         }
         if sb {
-            let (slo, shi) = self.quick_trick_bounds();
+            let (slo, shi) = self.quick_trick_bounds(in_play);
             lo = lo.max(slo);
             hi = hi.min(shi);
             if let Some(v) = decided(lo, hi, alpha, beta) {
@@ -867,20 +859,18 @@ impl<'a> Searcher<'a> {
     }
 
     /// The unbeatable-trump static bounds `(lo, hi)` of the current start-of-trick position
-    /// (suit and grand; valid whoever leads).
+    /// (suit and grand; valid whoever leads), `in_play` points still in the hands.
     #[inline]
-    fn trump_bounds(&self) -> (i32, i32) {
-        let r = self
-            .lay
-            .points_of(self.hands[0] | self.hands[1] | self.hands[2]);
+    fn trump_bounds(&self, in_play: i32) -> (i32, i32) {
         let (dl, fl) = bounds::trump_lower(self.lay, &self.hands, self.decl);
-        (dl, r - fl)
+        (dl, in_play - fl)
     }
 
     /// The quick-trick static bounds of the current start-of-trick position (suit and
-    /// grand): a lower bound when the declarer leads, an upper bound when a defender does.
+    /// grand): a lower bound when the declarer leads, an upper bound when a defender does
+    /// (`in_play` points still in the hands).
     #[inline]
-    fn quick_trick_bounds(&self) -> (i32, i32) {
+    fn quick_trick_bounds(&self, in_play: i32) -> (i32, i32) {
         let l = self.leader;
         if l == self.decl {
             (
@@ -888,12 +878,9 @@ impl<'a> Searcher<'a> {
                 i32::MAX,
             )
         } else {
-            let r = self
-                .lay
-                .points_of(self.hands[0] | self.hands[1] | self.hands[2]);
             (
                 i32::MIN,
-                r - bounds::defender_lower(self.lay, &self.hands, self.decl, l),
+                in_play - bounds::defender_lower(self.lay, &self.hands, self.decl, l),
             )
         }
     }

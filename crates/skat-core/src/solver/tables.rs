@@ -4,7 +4,7 @@
 //! nested loops, then the forced last trick (a test holds it to the general recursive
 //! search it replaced, which cost about 2.5x the instructions).
 
-use super::layout::Layout;
+use super::layout::{m3, Layout};
 
 /// Exact marginal value of a start-of-trick position with `k` (1 or 2) cards per hand.
 pub fn solve_small(
@@ -16,41 +16,15 @@ pub fn solve_small(
     k: u32,
 ) -> i32 {
     if k == 1 {
-        let t = [
-            hands[leader].trailing_zeros() as u8,
-            hands[(leader + 1) % 3].trailing_zeros() as u8,
-            hands[(leader + 2) % 3].trailing_zeros() as u8,
-        ];
-        let w = (leader + lay.winner(&t)) % 3;
-        return if null {
-            if w == decl {
-                10
-            } else {
-                11
-            }
-        } else if w == decl {
-            lay.points[t[0] as usize] as i32
-                + lay.points[t[1] as usize] as i32
-                + lay.points[t[2] as usize] as i32
-        } else {
-            0
-        };
-    }
-    two_tricks(lay, hands, leader, decl, null)
-}
-
-/// `x % 3` for `x < 6`.
-#[inline(always)]
-fn m3(x: usize) -> usize {
-    if x >= 3 {
-        x - 3
+        last_trick(lay, hands, leader, decl, null)
     } else {
-        x
+        two_tricks(lay, hands, leader, decl, null)
     }
 }
 
 /// Seat offset (0, 1, 2 from the leader) of the winner of the trick `a, b, c` (led by `a`)
-/// when only `cont` (trumps and the led group) can win.
+/// when only `cont` (trumps and the led group) can win: [`Layout::winner`] for three cards,
+/// unrolled.
 #[inline(always)]
 fn winner3(cont: u32, a: u32, b: u32, c: u32) -> usize {
     let mut best = a;
@@ -65,13 +39,28 @@ fn winner3(cont: u32, a: u32, b: u32, c: u32) -> usize {
     w
 }
 
+/// The marginal value of the last trick, one card in each hand, `leader` to lead.
+#[inline(always)]
+fn last_trick(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool) -> i32 {
+    let x = h[leader].trailing_zeros();
+    let y = h[m3(leader + 1)].trailing_zeros();
+    let z = h[m3(leader + 2)].trailing_zeros();
+    let cont = lay.trumps | lay.group_mask[lay.group_of[x as usize] as usize];
+    let w = m3(leader + winner3(cont, x, y, z));
+    match (null, w == decl) {
+        (true, true) => 10,
+        (true, false) => 11,
+        (false, true) => lay.points_of(1 << x | 1 << y | 1 << z),
+        (false, false) => 0,
+    }
+}
+
 /// The last two tricks, two cards per hand: every legal first trick, then the forced last
 /// one.
 fn two_tricks(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool) -> i32 {
     let seats = [leader, m3(leader + 1), m3(leader + 2)];
     let (ha, hb, hc) = (h[seats[0]], h[seats[1]], h[seats[2]]);
     let max = [seats[0] == decl, seats[1] == decl, seats[2] == decl];
-    let pts = |x: u32| lay.points[x as usize] as i32;
     let mut best0 = if max[0] { i32::MIN } else { i32::MAX };
     let mut ma = ha;
     while ma != 0 {
@@ -93,41 +82,23 @@ fn two_tricks(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool
                 mc &= mc - 1;
                 let w = seats[winner3(cont, a, b, c)];
                 // the last trick: the remaining card of each hand, the winner leads
-                let rest = [
-                    (ha & !(1 << a)).trailing_zeros(),
-                    (hb & !(1 << b)).trailing_zeros(),
-                    (hc & !(1 << c)).trailing_zeros(),
-                ];
-                let wi = if w == seats[0] {
-                    0
-                } else if w == seats[1] {
-                    1
-                } else {
-                    2
-                };
-                let (x, y, z) = (rest[wi], rest[m3(wi + 1)], rest[m3(wi + 2)]);
-                let cont2 = lay.trumps | lay.group_mask[lay.group_of[x as usize] as usize];
-                let w2 = seats[m3(wi + winner3(cont2, x, y, z))];
+                let mut rest = [0u32; 3];
+                rest[seats[0]] = ha & !(1 << a);
+                rest[seats[1]] = hb & !(1 << b);
+                rest[seats[2]] = hc & !(1 << c);
                 let v = if null {
                     if w == decl {
                         9
-                    } else if w2 == decl {
-                        10
                     } else {
-                        11
+                        last_trick(lay, &rest, w, decl, true)
                     }
                 } else {
                     let first = if w == decl {
-                        pts(a) + pts(b) + pts(c)
+                        lay.points_of(1 << a | 1 << b | 1 << c)
                     } else {
                         0
                     };
-                    let last = if w2 == decl {
-                        pts(x) + pts(y) + pts(z)
-                    } else {
-                        0
-                    };
-                    first + last
+                    first + last_trick(lay, &rest, w, decl, false)
                 };
                 best2 = if max[2] { best2.max(v) } else { best2.min(v) };
             }

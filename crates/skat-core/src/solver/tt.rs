@@ -12,7 +12,8 @@
 //!   group the owners of the remaining cards in power order (played cards collapsed, plain
 //!   suits sorted since they are interchangeable), plus a *valuation* (which ranks remain,
 //!   hence the card points of the canonical cards). Entries of the same canonical key with a
-//!   different valuation still give bounds, widened by the L1 distance of the valuations.
+//!   different valuation still give bounds, moved by the signed valuation distance
+//!   ([`crate::solver::search::Searcher::dist`]).
 //!
 //! Memory is fixed at construction: 16-byte entries, four to a 64-byte cache line, eight
 //! lines to a bucket. Every key lives in one line of its bucket (one cache miss per probe):
