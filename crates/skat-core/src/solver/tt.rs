@@ -156,7 +156,7 @@ impl Lines {
         let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
         // SAFETY: the layout has a non-zero size; an all-zero `Line` is a valid value (empty
         // entries of generation 0, never current).
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Line;
+        let raw = unsafe { std::alloc::alloc(layout) } as *mut Line;
         let Some(ptr) = std::ptr::NonNull::new(raw) else {
             std::alloc::handle_alloc_error(layout)
         };
@@ -167,6 +167,9 @@ impl Lines {
                 libc::madvise(raw as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
             }
         }
+        // SAFETY: zeroing the whole allocation (after the advice, so that the first touch of
+        // each 2 MB range can fault in a huge page) makes every line a valid empty line.
+        unsafe { std::ptr::write_bytes(raw as *mut u8, 0, bytes) };
         Lines { ptr, len, layout }
     }
 }
