@@ -82,3 +82,39 @@ def test_bench_pimc_small(tmp_path: Path) -> None:
     assert data["worlds"] == 3 and data["points"] is False
     assert [s["n"] for s in data["trick1_seconds"]] == [2, 2, 2]
     assert data["game_seconds"]["n"] == 1
+
+
+def test_bench_solver_repeats(tmp_path: Path) -> None:
+    from skat._core import solver_signature
+
+    out = tmp_path / "solver.json"
+    args = ["bench", "solver", "--positions", "6", "--ablation-positions", "2"]
+    assert main([*args, "--repeat", "3", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["repeat"] == 3 and data["positions"] == 6
+    assert data["signature"] == solver_signature()
+    assert isinstance(data["machine"], str) and data["machine"]
+    for row in data["classes"]:
+        runs = row["worlds_per_sec_runs"]
+        assert len(runs) == 3
+        assert row["worlds_per_sec"] == sorted(runs)[1]
+    # ablations are measured once, in the first run
+    assert {a["switched_off"] for a in data["ablations"]} >= {"all on", "payoff-similarity"}
+    assert len(data["ablations"]) == len(
+        {(a["switched_off"], a["class"]) for a in data["ablations"]}
+    )
+
+
+def test_combine_solver_runs_checks_its_input() -> None:
+    from skat.bench import combine_solver_runs
+
+    def run(rate: float, signature: int = 7) -> dict[str, object]:
+        return {"classes": [{"class": "suit", "worlds_per_sec": rate}], "signature": signature}
+
+    combined = combine_solver_runs([run(90.0), run(80.0)])
+    assert combined["classes"][0]["worlds_per_sec"] == 85.0
+    assert combined["classes"][0]["worlds_per_sec_runs"] == [90.0, 80.0]
+    with pytest.raises(ValueError):
+        combine_solver_runs([])
+    with pytest.raises(RuntimeError, match="signature"):
+        combine_solver_runs([run(90.0), run(80.0, signature=8)])

@@ -1,4 +1,5 @@
-"""Benchmarks behind ``skat bench``: move generation (random games) for now.
+"""Benchmarks behind ``skat bench``: move generation (random games), bidding, inference, and
+the helpers of the solver benchmark (whose timed loop is in the Rust core).
 
 Each measurement repeats a timed loop and reports the median and spread, because this machine
 is shared and noisy; comparisons are ratios measured in the same run.
@@ -292,4 +293,47 @@ def bench_inference(
         out[f"{side}_fallbacks"] = sum(1 for s in stats if s["fallback"]) // repeat
         out[f"{side}_nonzero_share"] = sum(s["nonzero"] for s in stats) / (len(stats) * candidates)
         out[f"{side}_effective"] = statistics.median(s["effective"] for s in stats)
+    return out
+
+
+def machine_description() -> str:
+    """The processor and core count, for benchmark records, e.g. ``"x86_64, AMD EPYC, 2
+    cores"`` (the model name from ``/proc/cpuinfo`` where there is one)."""
+    model = platform.processor()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    parts = [platform.machine(), model, f"{os.cpu_count() or 1} cores"]
+    return ", ".join(p for p in parts if p)
+
+
+def combine_solver_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One solver-benchmark result from repeated runs over the same positions: the first
+    run's tables and ablations, with each class's ``worlds_per_sec`` replaced by the median
+    over the runs (the runs themselves in ``worlds_per_sec_runs``; ``repeat`` = their number).
+
+    >>> a = {"classes": [{"class": "suit", "worlds_per_sec": 90.0}], "signature": 1}
+    >>> b = {"classes": [{"class": "suit", "worlds_per_sec": 80.0}], "signature": 1}
+    >>> c = {"classes": [{"class": "suit", "worlds_per_sec": 99.0}], "signature": 1}
+    >>> combine_solver_runs([a, b, c])["classes"][0]["worlds_per_sec"]
+    90.0
+    """
+    if not runs:
+        raise ValueError("no benchmark runs to combine")
+    if len({r["signature"] for r in runs}) != 1:
+        raise RuntimeError("the node signature changed between runs of one build")
+    out = dict(runs[0])
+    classes = []
+    for i, row in enumerate(runs[0]["classes"]):
+        per_run = [float(r["classes"][i]["worlds_per_sec"]) for r in runs]
+        classes.append(
+            dict(row, worlds_per_sec=statistics.median(per_run), worlds_per_sec_runs=per_run)
+        )
+    out["classes"] = classes
+    out["repeat"] = len(runs)
     return out

@@ -13,6 +13,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -149,20 +150,40 @@ THESIS_ABLATION = {
 }
 
 
+def repeat_of(args: argparse.Namespace, default: int = 5) -> int:
+    """The timed runs a benchmark makes: ``--repeat`` when given, else ``default``."""
+    return max(1, args.repeat if args.repeat is not None else default)
+
+
 def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
     from skat._core import solver_benchmark
+    from skat.bench import combine_solver_runs, machine_description
 
-    with console.status(
-        f"solving {args.positions} random 30-card positions (solve, reaches, analyze"
-        f" and {args.ablation_positions} per ablation row), single thread..."
-    ):
-        out = solver_benchmark(
-            positions=args.positions,
-            seed=args.seed,
-            ablation_positions=args.ablation_positions,
-            tt_mb=args.tt_mb,
+    repeat = repeat_of(args, default=1)
+    runs: list[dict[str, Any]] = []
+    with progress_bar(console) as progress:
+        task = progress.add_task(
+            f"{args.positions} random 30-card positions (solve, reaches, analyze; ablations"
+            f" over {args.ablation_positions} in the first run), single thread",
+            total=repeat,
         )
-    table = Table(title=f"Open-handed solver, {out['positions']} positions, seed {out['seed']}")
+        for i in range(repeat):
+            runs.append(
+                solver_benchmark(
+                    positions=args.positions,
+                    seed=args.seed,
+                    ablation_positions=args.ablation_positions if i == 0 else 0,
+                    tt_mb=args.tt_mb,
+                )
+            )
+            progress.advance(task)
+    out = combine_solver_runs(runs)
+    out["machine"] = machine_description()
+    table = Table(
+        title=f"Open-handed solver, {out['positions']} positions, seed {out['seed']}"
+        f" ({out['machine']})"
+        + (f"; worlds/s: median of {out['repeat']} runs" if out["repeat"] > 1 else "")
+    )
     for col in ("class", "n", "question", "median ms", "mean ms", "p95 ms", "median nodes"):
         table.add_column(col, justify="left" if col in ("class", "question") else "right")
     for row in out["classes"]:
@@ -182,6 +203,20 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
             row["class"], "", "analyze worlds/s", f"{row['worlds_per_sec']:,.1f}", "", "", ""
         )
     console.print(table)
+    if out["repeat"] > 1:
+        rep = Table(title=f"analyze worlds/s in each of {out['repeat']} runs (same positions)")
+        for col in ("class", "median", "min", "max", "runs"):
+            rep.add_column(col, justify="left" if col in ("class", "runs") else "right")
+        for row in out["classes"]:
+            runs = row["worlds_per_sec_runs"]
+            rep.add_row(
+                row["class"],
+                f"{row['worlds_per_sec']:,.1f}",
+                f"{min(runs):,.1f}",
+                f"{max(runs):,.1f}",
+                ", ".join(f"{x:,.1f}" for x in runs),
+            )
+        console.print(rep)
     if out["ablations"]:
         classes = [r["class"] for r in out["classes"] if r["solve"]["count"] > 0]
         ab = Table(
@@ -271,7 +306,7 @@ def cmd_bench_bidding(args: argparse.Namespace, console: Console) -> int:
     from skat.bench import bench_bidding
 
     with console.status(f"timing the bidding tree on {args.hands} hands..."):
-        out = bench_bidding(hands=args.hands, seed=args.seed, repeat=args.repeat)
+        out = bench_bidding(hands=args.hands, seed=args.seed, repeat=repeat_of(args))
     table = Table(
         title=f"Bidding evaluation, ms per hand, one thread ({args.hands} random hands, best of"
         f" {out['repeat']} runs per hand; {out['machine']})"
@@ -299,7 +334,10 @@ def cmd_bench_inference(args: argparse.Namespace, console: Console) -> int:
 
     with console.status(f"timing inference draws at {args.positions} first-card positions..."):
         out = bench_inference(
-            positions=args.positions, seed=args.seed, repeat=args.repeat, candidates=args.candidates
+            positions=args.positions,
+            seed=args.seed,
+            repeat=repeat_of(args),
+            candidates=args.candidates,
         )
     table = Table(
         title=f"Inference draw, ms per decision, one thread: {out['candidates']:,} candidates"
@@ -336,7 +374,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     if args.what == "inference":
         return cmd_bench_inference(args, console)
     with console.status("measuring random games (Rust, Python API, OpenSpiel if installed)..."):
-        out = bench_rules(games=args.games, repeat=args.repeat, seed=args.seed)
+        out = bench_rules(games=args.games, repeat=repeat_of(args), seed=args.seed)
     table = Table(
         title=f"Random complete games per second ({out['repeat']} runs, {out['machine']})"
     )
@@ -714,7 +752,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     b.add_argument("--hands", type=int, default=200, help="bidding: random hands to time")
     b.add_argument("--games", type=int, default=2000, help="rules: games per timed run")
-    b.add_argument("--repeat", type=int, default=5, help="rules: timed runs (median reported)")
+    b.add_argument(
+        "--repeat",
+        type=int,
+        default=None,
+        help="timed runs, median reported (rules, bidding, inference: default 5; solver:"
+        " default 1, ablations in the first run only)",
+    )
     b.add_argument("--positions", type=int, default=100, help="solver and inference: positions")
     b.add_argument(
         "--ablation-positions", type=int, default=40, help="solver: positions per ablation row"
