@@ -208,13 +208,13 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
         for col in ("class", "median", "min", "max", "runs"):
             rep.add_column(col, justify="left" if col in ("class", "runs") else "right")
         for row in out["classes"]:
-            runs = row["worlds_per_sec_runs"]
+            rates: list[float] = row["worlds_per_sec_runs"]
             rep.add_row(
                 row["class"],
                 f"{row['worlds_per_sec']:,.1f}",
-                f"{min(runs):,.1f}",
-                f"{max(runs):,.1f}",
-                ", ".join(f"{x:,.1f}" for x in runs),
+                f"{min(rates):,.1f}",
+                f"{max(rates):,.1f}",
+                ", ".join(f"{x:,.1f}" for x in rates),
             )
         console.print(rep)
     if out["ablations"]:
