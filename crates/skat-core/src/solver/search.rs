@@ -16,6 +16,11 @@ use super::SolverOptions;
 /// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
 const FCF_WEIGHT: i32 = 3;
 const LEAD_TRUMP: i32 = 5;
+/// MTD(f): after a successful probe the next one tests this many points above its fail-soft
+/// value (1 is plain MTD(f)). Measured on 5 x 40 positions at 30 cards: analyze nodes -2.4% to
+/// -6.8% with 4; 2, 3, 5, 6, 8 and 16 gain less, steps growing with repeated successes, a
+/// step to the middle of the open interval, and steps below a fail-soft bound do not help.
+const CLIMB_STEP: i32 = 4;
 /// Largest number of cards per hand whose trick starts are solved exactly through the
 /// endgame cache.
 pub const ENDGAME_CACHE_K: u32 = 4;
@@ -343,9 +348,10 @@ impl<'a> Searcher<'a> {
     }
 
     /// MTD(f): zero-window probes until the bounds meet. Returns the marginal value. The
-    /// first probe tests the guess; later probes bisect the remaining interval (fail-soft
-    /// results move the bounds further when they can), which bounds the probe count by about
-    /// log2 of the point range.
+    /// first probe tests the guess; after a failing probe the next tests its fail-soft upper
+    /// bound, after a successful one [`CLIMB_STEP`] points above its fail-soft lower bound
+    /// (with the `bisect` option: the middle of the remaining interval, which bounds the
+    /// probe count by about log2 of the point range).
     pub fn mtdf(&mut self, guess: i32) -> (i32, u32) {
         let (lo, hi) = self.trivial_bounds();
         self.mtdf_in(lo, hi, guess)
@@ -370,7 +376,10 @@ impl<'a> Searcher<'a> {
             b = if self.opt.bisect {
                 lo + (hi - lo + 1) / 2
             } else if v >= b {
-                v + 1
+                // a success proves little above its threshold (the fail-soft value is rarely
+                // above it) and successes are the expensive probes: step past it so that the
+                // value is more often approached from above, by cheap failing probes
+                (v + CLIMB_STEP).min(hi)
             } else {
                 v
             };
