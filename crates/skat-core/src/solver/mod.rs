@@ -16,7 +16,9 @@
 //! # Search
 //!
 //! Fail-soft alpha-beta (the declarer maximises) driven by MTD(f) null-window probes
-//! ([`search`]); a transposition table at trick boundaries on marginal values ([`tt`]):
+//! ([`search`]; after a successful probe the next tests a few points above it, so values are
+//! mostly reached from above by the cheaper failing probes); a transposition table at trick
+//! boundaries on marginal values ([`tt`], in 2 MB pages where Linux grants them):
 //! payoff-similarity canonical keys (thesis ch. 7) for trick starts with three or more cards
 //! per hand, exact keys below (16-byte entries, one cache line per key, fetched while the
 //! certain-winner run is computed); move ordering with the fastest-cut-first term and
@@ -90,7 +92,8 @@ pub struct SolverOptions {
     /// exactly (full window) and its value kept in a dedicated table (a quarter of `tt_mb`).
     pub endgame_cache: bool,
     /// MTD(f) driver: bisect the remaining interval after the first probe (otherwise step to
-    /// the fail-soft value as in plain MTD(f)).
+    /// the fail-soft value after a failing probe and a few points above it after a
+    /// successful one).
     pub bisect: bool,
     /// Table memory in megabytes: the transposition table and, with `endgame_cache`, the
     /// endgame cache (a quarter of it; at power-of-two sizes this is exactly the part the
