@@ -112,12 +112,11 @@ def main() -> None:
                     for probe, side in zip(probes, sides[s], strict=True):
                         side.run(probe, args.positions, s)
     table = Table(
-        title=f"solver {args.a} -> {args.b}: analyze over {args.positions} positions per seed,"
-        f" {args.repeat} interleaved runs"
+        title=f"solver {args.a} -> {args.b}: analyze, {args.positions} positions per seed,"
+        f" {args.repeat} interleaved runs (ms: medians)"
     )
-    for col in ("seed", "nodes A", "nodes B", "nodes B/A", "median ms A", "median ms B"):
+    for col in ("seed", "nodes A", "nodes B", "B/A", "ms A", "ms B", "time B/A", "range"):
         table.add_column(col, justify="right")
-    table.add_column("time B/A: median (range)", justify="right")
     record = []
     for s in seeds:
         a, b = sides[s]
@@ -132,7 +131,8 @@ def main() -> None:
             f"{nb / na:.3f}",
             f"{ma:,.1f}",
             f"{mb:,.1f}",
-            f"{statistics.median(ratios):.3f} ({ratios[0]:.3f}-{ratios[-1]:.3f})",
+            f"{statistics.median(ratios):.3f}",
+            f"{ratios[0]:.2f}-{ratios[-1]:.2f}",
         )
         record.append(
             {
