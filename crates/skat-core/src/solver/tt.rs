@@ -154,8 +154,7 @@ impl Lines {
             std::mem::align_of::<Line>()
         };
         let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
-        // SAFETY: the layout has a non-zero size; an all-zero `Line` is a valid value (empty
-        // entries of generation 0, never current).
+        // SAFETY: the layout has a non-zero size (the memory is zeroed below, before use).
         let raw = unsafe { std::alloc::alloc(layout) } as *mut Line;
         let Some(ptr) = std::ptr::NonNull::new(raw) else {
             std::alloc::handle_alloc_error(layout)
@@ -167,8 +166,10 @@ impl Lines {
                 libc::madvise(raw as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
             }
         }
-        // SAFETY: zeroing the whole allocation (after the advice, so that the first touch of
-        // each 2 MB range can fault in a huge page) makes every line a valid empty line.
+        // Zeroed after the advice, so that the first touch of each 2 MB range can fault in a
+        // huge page (`alloc_zeroed` would touch every page first, as 4 KB pages).
+        // SAFETY: the range is the allocation just made; an all-zero `Line` is a valid value
+        // (empty entries of generation 0, never current).
         unsafe { std::ptr::write_bytes(raw as *mut u8, 0, bytes) };
         Lines { ptr, len, layout }
     }
