@@ -229,18 +229,27 @@ pub fn run(n: usize, seed: u64, options: SolverOptions, ablation_positions: usiz
     let mut ablations_out = Vec::new();
     if ablation_positions > 0 {
         let sub = &pos[..ablation_positions.min(pos.len())];
-        let base = totals(sub, options);
-        let mut rows = vec![("all on", options)];
-        rows.extend(ablations(options));
-        for (name, o) in rows {
-            let t = if name == "all on" {
-                base.clone()
-            } else {
-                totals(sub, o)
-            };
+        // each row is timed against its own run of the full search, position by position
+        // (the two solvers alternate), so that a machine whose speed drifts during the
+        // benchmark shifts both sides of a comparison alike
+        let paired: Vec<_> = ablations(options)
+            .into_iter()
+            .map(|(name, o)| (name, paired_totals(sub, options, o)))
+            .collect();
+        // the "all on" row: its nodes (identical in every pairing) and its median time
+        let mut base = vec![(0u64, 0u64); CLASSES.len()];
+        for (ci, b) in base.iter_mut().enumerate() {
+            let mut times: Vec<u64> = paired.iter().map(|(_, (on, _))| on[ci].1).collect();
+            times.sort_unstable();
+            let nodes = paired.first().map_or(0, |(_, (on, _))| on[ci].0);
+            *b = (nodes, times.get(times.len() / 2).copied().unwrap_or(0));
+        }
+        let mut rows = vec![("all on", (base.clone(), base))];
+        rows.extend(paired);
+        for (name, (on, off)) in rows {
             for (ci, &class) in CLASSES.iter().enumerate() {
-                let (bn, bt) = base[ci];
-                let (n, us) = t[ci];
+                let (bn, bt) = on[ci];
+                let (n, us) = off[ci];
                 ablations_out.push(AblationRow {
                     name,
                     class,
@@ -269,21 +278,35 @@ pub fn run(n: usize, seed: u64, options: SolverOptions, ablation_positions: usiz
     }
 }
 
-/// Total (nodes, µs) of `solve` per class.
-fn totals(pos: &[Position], o: SolverOptions) -> Vec<(u64, u64)> {
-    let mut solver = Solver::new(o);
-    let mut t = vec![(0u64, 0u64); 3];
+/// (nodes, µs) of `solve` summed per class.
+type ClassTotals = Vec<(u64, u64)>;
+
+/// The totals of `solve` per class for the options `on` and `off`, the two solvers
+/// alternating position by position.
+fn paired_totals(
+    pos: &[Position],
+    on: SolverOptions,
+    off: SolverOptions,
+) -> (ClassTotals, ClassTotals) {
+    let mut solvers = [Solver::new(on), Solver::new(off)];
+    let mut t = [
+        vec![(0u64, 0u64); CLASSES.len()],
+        vec![(0u64, 0u64); CLASSES.len()],
+    ];
     for p in pos {
         let ci = CLASSES
             .iter()
             .position(|&c| c == class_of(p.game_type()))
             .unwrap();
-        solver.clear();
-        let s = solver.solve(p).stats;
-        t[ci].0 += s.nodes;
-        t[ci].1 += s.micros;
+        for (solver, tot) in solvers.iter_mut().zip(t.iter_mut()) {
+            solver.clear();
+            let s = solver.solve(p).stats;
+            tot[ci].0 += s.nodes;
+            tot[ci].1 += s.micros;
+        }
     }
-    t
+    let [a, b] = t;
+    (a, b)
 }
 
 /// The fixed positions of the signature: the first 24 start-of-play deals (seed 1) that are
@@ -353,4 +376,44 @@ pub fn signature_threads(threads: usize) -> u64 {
 pub fn all_cards(p: &Position) -> Cards {
     let h = p.hands();
     h[0] | h[1] | h[2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ablation_rows_pair_each_switch_with_the_full_search() {
+        let r = run(8, 3, SolverOptions::default(), 4);
+        let names: Vec<&str> = ablations(SolverOptions::default())
+            .iter()
+            .map(|a| a.0)
+            .collect();
+        assert_eq!(r.ablations.len(), (names.len() + 1) * CLASSES.len());
+        let again = run(8, 3, SolverOptions::default(), 4);
+        for (ci, &class) in CLASSES.iter().enumerate() {
+            let base = &r.ablations[ci];
+            assert_eq!((base.name, base.class), ("all on", class));
+            assert_eq!(base.nodes_saved_pct, 0.0);
+            // node counts are deterministic: the same in a second run, and the full search's
+            // count is the one every row is compared with
+            assert_eq!(again.ablations[ci].nodes, base.nodes);
+            for row in r.ablations.iter().filter(|a| a.class == class) {
+                let expected = if row.nodes > 0 {
+                    100.0 * (row.nodes as f64 - base.nodes as f64) / row.nodes as f64
+                } else {
+                    0.0
+                };
+                assert!(
+                    (row.nodes_saved_pct - expected).abs() < 1e-9,
+                    "{}",
+                    row.name
+                );
+            }
+        }
+        let switched: Vec<&str> = r.ablations.iter().map(|a| a.name).collect();
+        for n in names {
+            assert!(switched.contains(&n), "{n}");
+        }
+    }
 }
