@@ -1230,8 +1230,12 @@ impl<'a> Searcher<'a> {
         let (nwc, nws) = if beats { (c, p) } else { (wc, ws) };
         let tp = pts + ctx.tp;
         let third = m3(p + 1);
-        let settled =
-            self.tlen == 2 || ctx.l3c & !((2u32 << nwc).wrapping_sub(1)) == 0 || nwc == 31;
+        // the trick's winner is known: the last card, nobody left who can beat it, or a
+        // defender second to play beats the declarer's lead with the partner still to come
+        let settled = self.tlen == 2
+            || ctx.l3c & !((2u32 << nwc).wrapping_sub(1)) == 0
+            || nwc == 31
+            || (ours(third) && ours(nws));
         if settled {
             if ours(nws) {
                 10 + tp
@@ -1239,11 +1243,8 @@ impl<'a> Searcher<'a> {
                 -2 * pts
             }
         } else if ours(third) {
-            if ours(nws) {
-                pts
-            } else {
-                -pts
-            }
+            // the opponent leads and wins so far; the partner may still take the trick
+            -pts
         } else if beats {
             2 - pts
         } else {
