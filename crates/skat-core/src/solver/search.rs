@@ -20,11 +20,17 @@ const LEAD_TRUMP: i32 = 5;
 /// card that no opponent can ruff (was 20 and 15; 5 and 25 save 1.7% of analyze nodes on 9 x
 /// 40 positions and 1.8% on 5 other seeds, every seed fewer; 0-30 and 8-35 tried).
 const TOP_TRUMP_LEAD: i32 = 5;
+/// Score of a second-hand card that takes the lead of the trick while an opponent is still to
+/// play, before its points (was 2; 11 saves 6.0% of analyze nodes on 5 fresh seeds, 9 x 40
+/// tuning positions -4.7%; 4-20 tried). Found with the partner-ruff lead at 20 (was 15) and no
+/// penalty for leading a trump that is not the top one (was 4) by coordinate descent on 9 x 40
+/// positions: -4.7% there, -6.3% on seeds 31-35.
+const BEAT_SECOND: i32 = 11;
 const TOP_PLAIN_LEAD: i32 = 25;
 /// Lead scores of a defender's plain-suit card that the partner can ruff (bonus) or the
 /// declarer can ruff (penalty). Measured on 9 x 40 positions at 30 cards (analyze nodes):
 /// -0.2% to -4.1%, -1.9% in all; bonuses of 3-40 and penalties of 3-15 tried.
-const PARTNER_RUFF_LEAD: i32 = 15;
+const PARTNER_RUFF_LEAD: i32 = 20;
 const DECLARER_RUFF_LEAD: i32 = 8;
 /// Lead score of a defender's plain-suit card when the partner holds the suit's top card
 /// (and the declarer cannot ruff): -1.0% to -6.1% analyze nodes on 9 x 40 positions, -2.9% in
@@ -1228,7 +1234,7 @@ impl<'a> Searcher<'a> {
                     return PARTNER_TOP_LEAD - pts;
                 }
             }
-            return -pts - if g == lay.trump_group { 4 } else { 0 };
+            return -pts;
         }
         let (wc, ws) = (ctx.wc, ctx.ws);
         let beats = ctx.cont & (1 << c) != 0 && c > wc;
@@ -1251,7 +1257,7 @@ impl<'a> Searcher<'a> {
             // the opponent leads and wins so far; the partner may still take the trick
             -pts
         } else if beats {
-            2 - pts
+            BEAT_SECOND - pts
         } else {
             -pts
         }
