@@ -103,7 +103,7 @@ def bench_rules(games: int = 2000, repeat: int = 5, seed: int = 0) -> dict[str, 
         if have_spiel:
             _time(spiel, openspiel_random_games, s)
     out: dict[str, Any] = {
-        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+        "machine": machine_description(),
         "python": platform.python_version(),
         "repeat": repeat,
         "rust": rust.as_dict(),
@@ -196,7 +196,7 @@ def bench_pimc(
         if on_step is not None:
             on_step("game")
     return {
-        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+        "machine": machine_description(),
         "cpus": os.cpu_count(),
         "worlds": worlds,
         "threads": threads,

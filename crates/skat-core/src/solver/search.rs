@@ -15,17 +15,12 @@ use super::SolverOptions;
 
 /// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
 const FCF_WEIGHT: i32 = 3;
+/// Lead score of a declarer's trump in a suit game while the defenders still hold trumps.
 const LEAD_TRUMP: i32 = 5;
 /// Lead scores of a card above every other card of its suit still out: a trump, and a plain
 /// card that no opponent can ruff (was 20 and 15; 5 and 25 save 1.7% of analyze nodes on 9 x
 /// 40 positions and 1.8% on 5 other seeds, every seed fewer; 0-30 and 8-35 tried).
 const TOP_TRUMP_LEAD: i32 = 5;
-/// Score of a second-hand card that takes the lead of the trick while an opponent is still to
-/// play, before its points (was 2; 11 saves 6.0% of analyze nodes on 5 fresh seeds, 9 x 40
-/// tuning positions -4.7%; 4-20 tried). Found with the partner-ruff lead at 20 (was 15) and no
-/// penalty for leading a trump that is not the top one (was 4) by coordinate descent on 9 x 40
-/// positions: -4.7% there, -6.3% on seeds 31-35.
-const BEAT_SECOND: i32 = 11;
 const TOP_PLAIN_LEAD: i32 = 25;
 /// Lead scores of a defender's plain-suit card that the partner can ruff (bonus) or the
 /// declarer can ruff (penalty). Measured on 9 x 40 positions at 30 cards (analyze nodes):
@@ -36,6 +31,12 @@ const DECLARER_RUFF_LEAD: i32 = 8;
 /// (and the declarer cannot ruff): -1.0% to -6.1% analyze nodes on 9 x 40 positions, -2.9% in
 /// all; 4, 10, 15, 20, 30 and -5 tried.
 const PARTNER_TOP_LEAD: i32 = 12;
+/// Score of a second-hand card that takes the lead of the trick while an opponent is still to
+/// play, before its points (was 2; 11 saves 6.0% of analyze nodes on 5 fresh seeds, 9 x 40
+/// tuning positions -4.7%; 4-20 tried). Found with the partner-ruff lead at 20 (was 15) and no
+/// penalty for leading a trump that is not the top one (was 4) by coordinate descent on 9 x 40
+/// positions: -4.7% there, -6.3% on seeds 31-35.
+const BEAT_SECOND: i32 = 11;
 /// MTD(f): after a successful probe the next one tests this many points above its fail-soft
 /// value (1 is plain MTD(f)). Measured on 5 x 40 positions at 30 cards: analyze nodes -2.4% to
 /// -6.8% with 4; 2, 3, 5, 6, 8 and 16 gain less, steps growing with repeated successes, a
