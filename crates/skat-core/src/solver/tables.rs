@@ -56,12 +56,14 @@ fn last_trick(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool
 }
 
 /// The last two tricks, two cards per hand: every legal first trick, then the forced last
-/// one.
+/// one. Seats are offsets from the leader; the declarer's share of the six cards' points is
+/// the first trick's points, the rest, both or neither.
 fn two_tricks(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool) -> i32 {
-    let seats = [leader, m3(leader + 1), m3(leader + 2)];
-    let (ha, hb, hc) = (h[seats[0]], h[seats[1]], h[seats[2]]);
-    let max = [seats[0] == decl, seats[1] == decl, seats[2] == decl];
-    let mut best0 = if max[0] { i32::MIN } else { i32::MAX };
+    let (ha, hb, hc) = (h[leader], h[m3(leader + 1)], h[m3(leader + 2)]);
+    let d = m3(decl + 3 - leader);
+    let total = if null { 0 } else { lay.points_of(ha | hb | hc) };
+    let pts = |x: u32| lay.points[x as usize] as i32;
+    let mut best0 = if d == 0 { i32::MIN } else { i32::MAX };
     let mut ma = ha;
     while ma != 0 {
         let a = ma.trailing_zeros();
@@ -70,45 +72,47 @@ fn two_tricks(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool
         let cont = lay.trumps | gm;
         let lb = if hb & gm != 0 { hb & gm } else { hb };
         let lc = if hc & gm != 0 { hc & gm } else { hc };
-        let mut best1 = if max[1] { i32::MIN } else { i32::MAX };
+        let xa = (ha & !(1 << a)).trailing_zeros();
+        let mut best1 = if d == 1 { i32::MIN } else { i32::MAX };
         let mut mb = lb;
         while mb != 0 {
             let b = mb.trailing_zeros();
             mb &= mb - 1;
-            let mut best2 = if max[2] { i32::MIN } else { i32::MAX };
+            let xb = (hb & !(1 << b)).trailing_zeros();
+            let ab = pts(a) + pts(b);
+            let mut best2 = if d == 2 { i32::MIN } else { i32::MAX };
             let mut mc = lc;
             while mc != 0 {
                 let c = mc.trailing_zeros();
                 mc &= mc - 1;
-                let w = seats[winner3(cont, a, b, c)];
-                // the last trick: the remaining card of each hand, the winner leads
-                let mut rest = [0u32; 3];
-                rest[seats[0]] = ha & !(1 << a);
-                rest[seats[1]] = hb & !(1 << b);
-                rest[seats[2]] = hc & !(1 << c);
+                let xc = (hc & !(1 << c)).trailing_zeros();
+                let w1 = winner3(cont, a, b, c);
+                // the last trick, led by the first trick's winner
+                let rest = [xa, xb, xc];
+                let (p, q, r) = (rest[w1], rest[m3(w1 + 1)], rest[m3(w1 + 2)]);
+                let cont2 = lay.trumps | lay.group_mask[lay.group_of[p as usize] as usize];
+                let w2 = m3(w1 + winner3(cont2, p, q, r));
                 let v = if null {
-                    if w == decl {
+                    if w1 == d {
                         9
+                    } else if w2 == d {
+                        10
                     } else {
-                        last_trick(lay, &rest, w, decl, true)
+                        11
                     }
                 } else {
-                    let first = if w == decl {
-                        lay.points_of(1 << a | 1 << b | 1 << c)
-                    } else {
-                        0
-                    };
-                    first + last_trick(lay, &rest, w, decl, false)
+                    let first = ab + pts(c);
+                    (if w1 == d { first } else { 0 }) + (if w2 == d { total - first } else { 0 })
                 };
-                best2 = if max[2] { best2.max(v) } else { best2.min(v) };
+                best2 = if d == 2 { best2.max(v) } else { best2.min(v) };
             }
-            best1 = if max[1] {
+            best1 = if d == 1 {
                 best1.max(best2)
             } else {
                 best1.min(best2)
             };
         }
-        best0 = if max[0] {
+        best0 = if d == 0 {
             best0.max(best1)
         } else {
             best0.min(best1)
