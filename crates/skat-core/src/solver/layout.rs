@@ -40,10 +40,16 @@ pub struct Layout {
     pub group_of: [u8; 32],
     /// Internal mask of each group (only `ngroups` are used).
     pub group_mask: [u32; MAX_GROUPS],
+    /// Internal bit -> the mask of its group (`group_mask[group_of[c]]` in one look-up).
+    follow: [u32; 32],
     /// Lowest bit of each group.
     pub group_base: [u8; MAX_GROUPS],
     /// Number of cards of each group.
     pub group_width: [u8; MAX_GROUPS],
+    /// Bits of each slot's canonical code in a payoff-similarity key (by the width of the
+    /// group at that slot: `2 * 3^width` must fit; plain 7: 13 bits, null 8: 14, trumps 11:
+    /// 19, jacks 4: 8; at most 60 bits in all).
+    pub key_width: [u8; MAX_GROUPS],
     pub ngroups: usize,
     /// Internal mask of the trumps (0 in null); always the highest group when present.
     pub trumps: u32,
@@ -97,6 +103,17 @@ impl Layout {
         for (w, g) in group_width.iter_mut().zip(groups.iter()) {
             *w = g.len() as u8;
         }
+        let mut key_width = [0u8; MAX_GROUPS];
+        for (k, &w) in key_width.iter_mut().zip(group_width.iter()) {
+            *k = match w {
+                0 => 0,
+                4 => 8,
+                7 => 13,
+                8 => 14,
+                11 => 19,
+                _ => unreachable!("no group has {w} cards"),
+            };
+        }
         let trump_group = if trumps.is_empty() {
             usize::MAX
         } else {
@@ -117,6 +134,10 @@ impl Layout {
             }
             rank_masks[i] = (m, *v);
         }
+        let mut follow = [0u32; 32];
+        for (c, f) in follow.iter_mut().enumerate() {
+            *f = group_mask[group_of[c] as usize];
+        }
         let mut byte_points = [[0u8; 256]; 4];
         for (i, tab) in byte_points.iter_mut().enumerate() {
             for (b, x) in tab.iter_mut().enumerate() {
@@ -132,8 +153,10 @@ impl Layout {
             to_ext,
             group_of,
             group_mask,
+            follow,
             group_base,
             group_width,
+            key_width,
             ngroups,
             trumps: trumps_int,
             trump_group,
@@ -148,6 +171,12 @@ impl Layout {
         static LAYOUTS: OnceLock<Vec<Layout>> = OnceLock::new();
         let all = LAYOUTS.get_or_init(|| GameType::ALL.iter().map(|&g| Layout::build(g)).collect());
         &all[gt as usize]
+    }
+
+    /// The mask of the group (the cards that follow suit) of internal card `c` (`c < 32`).
+    #[inline(always)]
+    pub fn follow_mask(&self, c: u32) -> u32 {
+        self.follow[(c & 31) as usize]
     }
 
     /// External card set -> internal mask.
@@ -222,7 +251,7 @@ impl Layout {
         match lead {
             None => hand,
             Some(l) => {
-                let f = hand & self.group_mask[self.group_of[l as usize] as usize];
+                let f = hand & self.follow_mask(l as u32);
                 if f == 0 {
                     hand
                 } else {
@@ -235,7 +264,7 @@ impl Layout {
     /// The mask of cards that can win a trick led with `lead`: trumps and the led group.
     #[inline]
     pub fn contenders(&self, lead: u8) -> u32 {
-        self.trumps | self.group_mask[self.group_of[lead as usize] as usize]
+        self.trumps | self.follow_mask(lead as u32)
     }
 
     /// Index (0..n) of the winning card among `cards` (led by `cards[0]`).

@@ -262,6 +262,38 @@ fn compress(x: u32, m: u32) -> u32 {
     lo | hi << (m & 0x7F).count_ones()
 }
 
+/// `CODE7[lo | hi << 7]`: the canonical code of a group of at most seven cards whose owners
+/// are given in two bits per card (`lo`, `hi`: 0 out, 1 the leader, 2 the next player, 3 the
+/// last): `3^n` plus the owners' digits (leader 0, next 1, last 2) of the `n` remaining cards,
+/// lowest card first, in base 3; what [`compress`] and [`BASE3`] compute in several steps.
+static CODE7: [u16; 1 << 14] = code7_table();
+
+const fn code7_table() -> [u16; 1 << 14] {
+    let mut t = [0u16; 1 << 14];
+    let mut idx = 0usize;
+    while idx < 1 << 14 {
+        let (mut d, mut pow, mut b) = (0usize, 1usize, 0);
+        while b < 7 {
+            let owner = (idx >> b & 1) + 2 * (idx >> (7 + b) & 1);
+            if owner != 0 {
+                d += (owner - 1) * pow;
+                pow *= 3;
+            }
+            b += 1;
+        }
+        t[idx] = (pow + d) as u16;
+        idx += 1;
+    }
+    t
+}
+
+/// The canonical code of the (at most seven) cards at bits `base..base + 7` of the owner
+/// masks `lo_m`, `hi_m` (see [`CODE7`]).
+#[inline(always)]
+fn code7(lo_m: u32, hi_m: u32, base: u32) -> u32 {
+    CODE7[((lo_m >> base & 0x7F) | (hi_m >> base & 0x7F) << 7) as usize] as u32
+}
+
 /// `BASE3[x]`: the sum of `3^i` over the set bits `i` of `x` (11 bits).
 static BASE3: [u32; 1 << 11] = base3_table();
 
@@ -277,10 +309,6 @@ const fn base3_table() -> [u32; 1 << 11] {
 }
 
 const POW3: [u32; 12] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683, 59049, 177147];
-
-/// Bits of a group's canonical code in the key, by the group's width: `2 * 3^width` must fit
-/// (plain 7: 13 bits, null 8: 14, trumps 11: 19, jacks 4: 8).
-const KEY_WIDTH: [u32; 12] = [0, 0, 0, 0, 8, 0, 0, 13, 14, 0, 0, 19];
 
 /// Sorts `slots` (group numbers) by descending `keys[group]` (at most four slots).
 #[inline]
@@ -538,13 +566,25 @@ impl<'a> Searcher<'a> {
         let mut sortkeys = [0u32; MAX_GROUPS];
         let mut codes = [0u32; MAX_GROUPS];
         let mut rems = [0u32; MAX_GROUPS];
+        // each card's owner in two bits, spread over two masks: the leader 1, the next 2,
+        // the last 3 (0: out), so that a 7-card window of both masks indexes [`CODE7`]
+        let lo_m = rot[0] | rot[2];
+        let hi_m = rot[1] | rot[2];
         for g in 0..lay.ngroups {
             let base = lay.group_base[g] as u32;
             let rem = (all & lay.group_mask[g]) >> base;
-            let r1 = compress(rot[1] >> base, rem);
-            let r2 = compress(rot[2] >> base, rem);
-            let code =
-                POW3[rem.count_ones() as usize] + BASE3[r1 as usize] + 2 * BASE3[r2 as usize];
+            let code = if self.null {
+                let r1 = compress(rot[1] >> base, rem);
+                let r2 = compress(rot[2] >> base, rem);
+                POW3[rem.count_ones() as usize] + BASE3[r1 as usize] + 2 * BASE3[r2 as usize]
+            } else if lay.group_width[g] == 11 {
+                // the trumps of a suit game: the trump suit's seven cards below the jacks
+                let low = code7(lo_m, hi_m, base);
+                let jacks = code7(lo_m, hi_m, base + 7);
+                low + POW3[(rem & 0x7F).count_ones() as usize] * (jacks - 1)
+            } else {
+                code7(lo_m, hi_m, base)
+            };
             codes[g] = code;
             rems[g] = rem;
             // plain groups have at most 8 cards: code < 2 * 3^8 < 2^14
@@ -563,7 +603,7 @@ impl<'a> Searcher<'a> {
         let mut val: u32 = 0;
         for (slot, &g) in perm.iter().enumerate().take(lay.ngroups) {
             let g = g as usize;
-            k = k << KEY_WIDTH[lay.group_width[slot] as usize] | codes[g] as u64;
+            k = k << lay.key_width[slot] | codes[g] as u64;
             val |= rems[g] << lay.group_base[slot];
         }
         k = k << 4 | (drel | class << 2);
@@ -978,7 +1018,7 @@ impl<'a> Searcher<'a> {
         } else {
             None
         };
-        let mut moves = [(0i32, 0u8); 10];
+        let mut moves = [(0i32, 0u32); 10];
         let n = self.ordered_moves(p, lead, ttmv, &mut moves);
         let moves = &mut moves[..n];
         let maximizing = p == self.decl;
@@ -988,6 +1028,7 @@ impl<'a> Searcher<'a> {
         // every move's
         let mut rel_all = 0u32;
         for &(_, c) in moves.iter() {
+            let c = c as u8;
             let v = self.play_and_search(p, c, alpha, beta);
             rel_all |= self.rel;
             if maximizing {
@@ -1023,7 +1064,7 @@ impl<'a> Searcher<'a> {
     /// Partition search: where equivalent cards were collapsed into one move, the group's
     /// cards must keep their owners (thesis ch. 4.4); the lowest legal card of each such
     /// suit is marked relevant (at or below the collapsed group's lowest card).
-    fn collapsed_rel(&self, p: usize, lead: Option<u8>, moves: &[(i32, u8)]) -> u32 {
+    fn collapsed_rel(&self, p: usize, lead: Option<u8>, moves: &[(i32, u32)]) -> u32 {
         let legal = self.lay.legal(self.hands[p], lead);
         let searched = moves.iter().fold(0u32, |m, &(_, c)| m | 1 << c);
         let collapsed = legal & !searched;
@@ -1047,7 +1088,7 @@ impl<'a> Searcher<'a> {
         p: usize,
         lead: Option<u8>,
         ttmv: u8,
-        moves: &mut [(i32, u8); 10],
+        moves: &mut [(i32, u32); 10],
     ) -> usize {
         let hand = self.hands[p];
         let legal = self.lay.legal(hand, lead);
@@ -1062,7 +1103,7 @@ impl<'a> Searcher<'a> {
         while m != 0 {
             let c = hi_bit(m);
             m &= !(1 << c);
-            moves[n] = (0, c as u8);
+            moves[n] = (0, c);
             n += 1;
         }
         let ms = &mut moves[..n];
@@ -1097,14 +1138,14 @@ impl<'a> Searcher<'a> {
             let fcf = self.opt.fastest_cut_first && self.tlen == 0;
             for mv in ms.iter_mut() {
                 let mut s = if self.null {
-                    self.score_null(p, mv.1, &ctx)
+                    self.score_null(p, mv.1 as u8, &ctx)
                 } else {
-                    self.score_suit(p, mv.1, &ctx)
+                    self.score_suit(p, mv.1 as u8, &ctx)
                 };
                 if fcf {
-                    s -= FCF_WEIGHT * self.child_branching(p, mv.1) as i32;
+                    s -= FCF_WEIGHT * self.child_branching(p, mv.1 as u8) as i32;
                 }
-                if mv.1 == ttmv {
+                if mv.1 == ttmv as u32 {
                     s += 100_000;
                 }
                 mv.0 = s;
@@ -1137,7 +1178,7 @@ impl<'a> Searcher<'a> {
                 }
                 if self.part {
                     // the winner won by rank if another card of the led suit is in the trick
-                    let lg = self.lay.group_mask[self.lay.group_of[saved[0] as usize] as usize];
+                    let lg = self.lay.follow_mask(saved[0] as u32);
                     let led = (1u32 << saved[0] | 1 << saved[1] | 1 << saved[2]) & lg;
                     if led & (led - 1) != 0 {
                         self.rel |= 1 << saved[wi];
@@ -1196,12 +1237,12 @@ impl<'a> Searcher<'a> {
         let decl_side = p == self.decl;
         let ours = |s: usize| (s == self.decl) == decl_side;
         if self.tlen == 0 {
-            let g = lay.group_of[c as usize] as usize;
-            let gm = lay.group_mask[g];
+            let gm = lay.follow_mask(c as u32);
             let others = (self.hands[0] | self.hands[1] | self.hands[2]) & !self.hands[p];
             let top = others & gm & !((2u32 << c).wrapping_sub(1)) == 0 || c == 31;
+            let trump = gm == lay.trumps;
             if top {
-                if g == lay.trump_group {
+                if trump {
                     return TOP_TRUMP_LEAD + pts;
                 }
                 let mut ruff = false;
@@ -1212,14 +1253,10 @@ impl<'a> Searcher<'a> {
                 }
                 return if ruff { -pts } else { TOP_PLAIN_LEAD + pts };
             }
-            if g == lay.trump_group
-                && decl_side
-                && lay.trumps.count_ones() == 11
-                && others & lay.trumps != 0
-            {
+            if trump && decl_side && lay.trumps.count_ones() == 11 && others & lay.trumps != 0 {
                 return LEAD_TRUMP - pts;
             }
-            if !decl_side && g != lay.trump_group {
+            if !decl_side && !trump {
                 // a defender's plain-suit lead: good into the partner's ruff while the declarer
                 // must follow, poor into the declarer's ruff, good towards the partner's top card
                 let hd = self.hands[self.decl];

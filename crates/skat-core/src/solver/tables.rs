@@ -45,7 +45,7 @@ fn last_trick(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool
     let x = h[leader].trailing_zeros();
     let y = h[m3(leader + 1)].trailing_zeros();
     let z = h[m3(leader + 2)].trailing_zeros();
-    let cont = lay.trumps | lay.group_mask[lay.group_of[x as usize] as usize];
+    let cont = lay.trumps | lay.follow_mask(x);
     let w = m3(leader + winner3(cont, x, y, z));
     match (null, w == decl) {
         (true, true) => 10,
@@ -68,7 +68,7 @@ fn two_tricks(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool
     while ma != 0 {
         let a = ma.trailing_zeros();
         ma &= ma - 1;
-        let gm = lay.group_mask[lay.group_of[a as usize] as usize];
+        let gm = lay.follow_mask(a);
         let cont = lay.trumps | gm;
         let lb = if hb & gm != 0 { hb & gm } else { hb };
         let lc = if hc & gm != 0 { hc & gm } else { hc };
@@ -90,7 +90,7 @@ fn two_tricks(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool
                 // the last trick, led by the first trick's winner
                 let rest = [xa, xb, xc];
                 let (p, q, r) = (rest[w1], rest[m3(w1 + 1)], rest[m3(w1 + 2)]);
-                let cont2 = lay.trumps | lay.group_mask[lay.group_of[p as usize] as usize];
+                let cont2 = lay.trumps | lay.follow_mask(p);
                 let w2 = m3(w1 + winner3(cont2, p, q, r));
                 let v = if null {
                     if w1 == d {
