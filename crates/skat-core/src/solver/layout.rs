@@ -42,6 +42,9 @@ pub struct Layout {
     pub group_mask: [u32; MAX_GROUPS],
     /// Internal bit -> the mask of its group (`group_mask[group_of[c]]` in one look-up).
     follow: [u32; 32],
+    /// The cards that share their point value with another card of their group (9-8-7,
+    /// jacks; every card in null): the only ones that can be equivalent to another.
+    pub same_points: u32,
     /// Lowest bit of each group.
     pub group_base: [u8; MAX_GROUPS],
     /// Number of cards of each group.
@@ -138,6 +141,14 @@ impl Layout {
         for (c, f) in follow.iter_mut().enumerate() {
             *f = group_mask[group_of[c] as usize];
         }
+        let mut same_points = 0u32;
+        for c in 0..32 {
+            for d in 0..32 {
+                if c != d && follow[c] == follow[d] && points[c] == points[d] {
+                    same_points |= 1 << c;
+                }
+            }
+        }
         let mut byte_points = [[0u8; 256]; 4];
         for (i, tab) in byte_points.iter_mut().enumerate() {
             for (b, x) in tab.iter_mut().enumerate() {
@@ -154,6 +165,7 @@ impl Layout {
             group_of,
             group_mask,
             follow,
+            same_points,
             group_base,
             group_width,
             key_width,

@@ -19,20 +19,24 @@ pub fn between(lo: u32, hi: u32) -> u32 {
 #[inline]
 pub fn collapse(lay: &Layout, legal: u32, hand: u32, live: u32) -> u32 {
     let foreign = live & !hand;
-    let mut reps = 0u32;
-    let mut m = legal;
-    let mut prev: u32 = 32;
+    // only a card that shares its points with another of its group can be equivalent to the
+    // next higher legal card
+    let mut reps = legal;
+    let mut m = legal & lay.same_points;
     while m != 0 {
-        let c = 31 - m.leading_zeros();
-        m &= !(1 << c);
-        let equiv = prev < 32
-            && lay.group_of[c as usize] == lay.group_of[prev as usize]
-            && lay.points[c as usize] == lay.points[prev as usize]
-            && foreign & between(c, prev) == 0;
-        if !equiv {
-            reps |= 1 << c;
+        let c = m.trailing_zeros();
+        m &= m - 1;
+        let above = legal & !((2u32 << c).wrapping_sub(1));
+        if above == 0 {
+            continue;
         }
-        prev = c;
+        let next = above.trailing_zeros();
+        if lay.follow_mask(c) >> next & 1 != 0
+            && lay.points[c as usize] == lay.points[next as usize]
+            && foreign & between(c, next) == 0
+        {
+            reps &= !(1 << c);
+        }
     }
     reps
 }

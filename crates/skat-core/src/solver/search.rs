@@ -758,6 +758,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Fail-soft alpha-beta on the marginal value.
+    #[inline]
     pub fn ab(&mut self, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.tlen != 0 {
@@ -775,6 +776,15 @@ impl<'a> Searcher<'a> {
         if k <= 2 && self.opt.endgame_tables {
             return tables::solve_small(self.lay, &self.hands, l, self.decl, self.null, k);
         }
+        self.trick_start(alpha, beta, k)
+    }
+
+    /// A trick start with `k` cards per hand (suit, grand and null without partition search;
+    /// at least three cards per hand when the last two tricks are solved directly): bounds,
+    /// table, then the moves. Kept out of line so that the far more frequent calls of
+    /// [`Searcher::ab`] inside a trick do not pay for its stack frame.
+    #[inline(never)]
+    fn trick_start(&mut self, alpha: i32, beta: i32, k: u32) -> i32 {
         let mut eg_key = None;
         if k <= self.eg_k {
             let ek = self.eg_key();
