@@ -559,32 +559,25 @@ impl<'a> Searcher<'a> {
             };
             return (key, perm);
         }
-        // canonical: per group, owners (relative to the leader) of the remaining cards,
-        // highest first, as base-3 digits behind a leading 1; the owners of the remaining
-        // cards are compressed to consecutive bits, whose base-3 values come from a table
+        let tag = drel | class << 2;
+        if !self.null {
+            return Self::key_suit_grand(lay, rot, tag);
+        }
+        // canonical (null; suit and grand above): per group, owners (relative to the leader)
+        // of the remaining cards, highest first, as base-3 digits behind a leading 1; the
+        // owners of the remaining cards are compressed to consecutive bits, whose base-3
+        // values come from a table
         let all = rot[0] | rot[1] | rot[2];
         let mut sortkeys = [0u32; MAX_GROUPS];
         let mut codes = [0u32; MAX_GROUPS];
         let mut rems = [0u32; MAX_GROUPS];
-        // each card's owner in two bits, spread over two masks: the leader 1, the next 2,
-        // the last 3 (0: out), so that a 7-card window of both masks indexes [`CODE7`]
-        let lo_m = rot[0] | rot[2];
-        let hi_m = rot[1] | rot[2];
         for g in 0..lay.ngroups {
             let base = lay.group_base[g] as u32;
             let rem = (all & lay.group_mask[g]) >> base;
-            let code = if self.null {
-                let r1 = compress(rot[1] >> base, rem);
-                let r2 = compress(rot[2] >> base, rem);
-                POW3[rem.count_ones() as usize] + BASE3[r1 as usize] + 2 * BASE3[r2 as usize]
-            } else if lay.group_width[g] == 11 {
-                // the trumps of a suit game: the trump suit's seven cards below the jacks
-                let low = code7(lo_m, hi_m, base);
-                let jacks = code7(lo_m, hi_m, base + 7);
-                low + POW3[(rem & 0x7F).count_ones() as usize] * (jacks - 1)
-            } else {
-                code7(lo_m, hi_m, base)
-            };
+            let r1 = compress(rot[1] >> base, rem);
+            let r2 = compress(rot[2] >> base, rem);
+            let code =
+                POW3[rem.count_ones() as usize] + BASE3[r1 as usize] + 2 * BASE3[r2 as usize];
             codes[g] = code;
             rems[g] = rem;
             // plain groups have at most 8 cards: code < 2 * 3^8 < 2^14
@@ -606,7 +599,7 @@ impl<'a> Searcher<'a> {
             k = k << lay.key_width[slot] | codes[g] as u64;
             val |= rems[g] << lay.group_base[slot];
         }
-        k = k << 4 | (drel | class << 2);
+        k = k << 4 | tag;
         (
             Key {
                 a: k,
@@ -615,6 +608,75 @@ impl<'a> Searcher<'a> {
             },
             perm,
         )
+    }
+
+    /// [`Searcher::key`]'s canonical key of a suit or grand position (the hands rotated so
+    /// that the leader comes first, `tag`: seat and class), with the fixed layouts of those
+    /// games unrolled: plain suits of seven cards at bits 0, 7, 14 (and 21 in grand), sorted by
+    /// a stable sorting network; the trumps of a suit game at 21 (the trump suit's seven
+    /// cards, then the jacks), the jacks of a grand at 28. The same key and slot permutation
+    /// as the general loop.
+    #[inline]
+    fn key_suit_grand(lay: &Layout, rot: [u32; 3], tag: u64) -> (Key, [u8; MAX_GROUPS]) {
+        let all = rot[0] | rot[1] | rot[2];
+        let lo_m = rot[0] | rot[2];
+        let hi_m = rot[1] | rot[2];
+        // a plain slot: code << 8 | remaining cards (the sort key), group number
+        let plain = |g: u32| {
+            (
+                code7(lo_m, hi_m, 7 * g) << 8 | (all >> (7 * g) & 0x7F),
+                g as u8,
+            )
+        };
+        let swap_if_less = |s: &mut [(u32, u8)], i: usize| {
+            if s[i].0 < s[i + 1].0 {
+                s.swap(i, i + 1);
+            }
+        };
+        let code = |x: (u32, u8)| (x.0 >> 8) as u64;
+        let rem = |x: (u32, u8)| x.0 & 0x7F;
+        if lay.trump_group == 3 {
+            let mut s = [plain(0), plain(1), plain(2)];
+            swap_if_less(&mut s, 0);
+            swap_if_less(&mut s, 1);
+            swap_if_less(&mut s, 0);
+            let trem = all >> 21;
+            let low = code7(lo_m, hi_m, 21);
+            let jacks = code7(lo_m, hi_m, 28);
+            let tcode = low + POW3[(trem & 0x7F).count_ones() as usize] * (jacks - 1);
+            let k = ((((code(s[0]) << 13 | code(s[1])) << 13 | code(s[2])) << 19) | tcode as u64)
+                << 4
+                | tag;
+            let val = rem(s[0]) | rem(s[1]) << 7 | rem(s[2]) << 14 | trem << 21;
+            let key = Key {
+                a: k,
+                val,
+                canonical: true,
+            };
+            (key, [s[0].1, s[1].1, s[2].1, 3, 4])
+        } else {
+            let mut s = [plain(0), plain(1), plain(2), plain(3)];
+            swap_if_less(&mut s, 0);
+            swap_if_less(&mut s, 1);
+            swap_if_less(&mut s, 2);
+            swap_if_less(&mut s, 0);
+            swap_if_less(&mut s, 1);
+            swap_if_less(&mut s, 0);
+            let jrem = all >> 28;
+            let jcode = code7(lo_m, hi_m, 28);
+            let k = (((((code(s[0]) << 13 | code(s[1])) << 13 | code(s[2])) << 13 | code(s[3]))
+                << 8
+                | jcode as u64)
+                << 4)
+                | tag;
+            let val = rem(s[0]) | rem(s[1]) << 7 | rem(s[2]) << 14 | rem(s[3]) << 21 | jrem << 28;
+            let key = Key {
+                a: k,
+                val,
+                canonical: true,
+            };
+            (key, [s[0].1, s[1].1, s[2].1, s[3].1, 4])
+        }
     }
 
     /// How far the declarer's marginal points can differ between two payoff-similar positions
