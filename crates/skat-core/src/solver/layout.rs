@@ -62,6 +62,8 @@ pub struct Layout {
     pub points: [u8; 32],
     /// Point mask per point value, for fast sums: `points_of(m)`.
     rank_masks: [(u32, u8); 5],
+    /// The cards worth no points.
+    zero_points: u32,
     /// Card points of each byte of a mask (`points_of` by four table look-ups).
     byte_points: [[u8; 256]; 4],
 }
@@ -174,6 +176,7 @@ impl Layout {
             trump_group,
             points,
             rank_masks,
+            zero_points: !rank_masks.iter().fold(0, |a, &(rm, _)| a | rm),
             byte_points,
         }
     }
@@ -243,7 +246,7 @@ impl Layout {
     pub fn min_points(&self, m: u32, n: u32) -> i32 {
         let mut left = n;
         let mut sum = 0i32;
-        let zeros = m & !(self.rank_masks.iter().fold(0, |a, &(rm, _)| a | rm));
+        let zeros = m & self.zero_points;
         let z = zeros.count_ones().min(left);
         left -= z;
         for &(rm, v) in &self.rank_masks {
