@@ -31,8 +31,13 @@
 //! is one instruction; card points come from byte tables ([`layout::Layout::points_of`]);
 //! hot paths avoid divisions (seat arithmetic, table sub-buckets); the move scores of a
 //! follow share one per-node context (current winner, trick points), and the fastest-cut-first reply count is
-//! computed only for leads (after the first card it is the same for every move). None of
-//! this changes the search: node counts are identical.
+//! computed only for leads (after the first card it is the same for every move). The
+//! canonical key of a suit or grand position is unrolled for their fixed layouts, each
+//! suit's code one look-up of a 16 K table indexed by the owners of its seven cards; the
+//! last two tricks are solved by three nested loops; trick starts live in their own
+//! out-of-line function, so that the nodes inside a trick do not pay for its stack frame.
+//! None of this changes the search: node counts are identical (about 600 instructions per
+//! node at 30 cards, 720 before session 9).
 
 pub mod bench;
 pub mod bounds;

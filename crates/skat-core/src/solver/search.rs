@@ -169,6 +169,11 @@ pub struct Searcher<'a> {
     pub decl: usize,
     null: bool,
     use_tt: bool,
+    /// The game class in table keys: 0 suit, 1 grand, 2 null.
+    class: u8,
+    /// Trick starts with at least this many cards per hand get payoff-similarity keys
+    /// (`u32::MAX` without payoff-similarity).
+    similarity_min: u32,
     /// Lowest-winning-rank partition search (null with the option and the table).
     part: bool,
     /// With `part`: the relevant cards of the subtree just searched (cards that won a trick
@@ -356,6 +361,18 @@ impl<'a> Searcher<'a> {
             decl,
             null: lay.game_type.is_null(),
             use_tt: opt.transposition_table,
+            class: if lay.game_type.is_null() {
+                2
+            } else if lay.trump_group == 4 {
+                1
+            } else {
+                0
+            },
+            similarity_min: if opt.payoff_similarity {
+                opt.similarity_min_cards as u32
+            } else {
+                u32::MAX
+            },
             part: partitioned(opt, lay.game_type),
             rel: 0,
             nodes: 0,
@@ -541,15 +558,9 @@ impl<'a> Searcher<'a> {
         let l = self.leader;
         let rot = [self.hands[l], self.hands[m3(l + 1)], self.hands[m3(l + 2)]];
         let drel = m3(self.decl + 3 - l) as u64;
-        let class: u64 = if self.null {
-            2
-        } else if lay.trump_group == 4 {
-            1
-        } else {
-            0
-        };
-        let mut perm = IDENTITY;
-        if !self.opt.payoff_similarity || k < self.opt.similarity_min_cards as u32 {
+        let class = self.class as u64;
+        let perm = IDENTITY;
+        if k < self.similarity_min {
             // the owner of each card in two bits (0: out; 1, 2, 3: the leader, the next,
             // the last); the tag's top bit keeps it apart from every valuation
             let key = Key {
@@ -571,6 +582,7 @@ impl<'a> Searcher<'a> {
         let mut sortkeys = [0u32; MAX_GROUPS];
         let mut codes = [0u32; MAX_GROUPS];
         let mut rems = [0u32; MAX_GROUPS];
+        let mut perm = perm;
         for g in 0..lay.ngroups {
             let base = lay.group_base[g] as u32;
             let rem = (all & lay.group_mask[g]) >> base;
@@ -1032,17 +1044,10 @@ impl<'a> Searcher<'a> {
     fn eg_key(&self) -> EgKey {
         let l = self.leader;
         let drel = m3(self.decl + 3 - l) as u8;
-        let class: u8 = if self.null {
-            2
-        } else if self.lay.trump_group == 4 {
-            1
-        } else {
-            0
-        };
         EgKey {
             a: self.hands[l] as u64 | (self.hands[m3(l + 1)] as u64) << 32,
             b: self.hands[m3(l + 2)],
-            tag: drel | class << 2,
+            tag: drel | self.class << 2,
         }
     }
 
@@ -1091,7 +1096,14 @@ impl<'a> Searcher<'a> {
             None
         };
         let mut moves = [(0i32, 0u32); 10];
-        let n = self.ordered_moves(p, lead, ttmv, &mut moves);
+        let legal = self.lay.legal(self.hands[p], lead);
+        let n = if legal & legal.wrapping_sub(1) == 0 {
+            // a forced card: nothing to collapse or order
+            moves[0].1 = legal.trailing_zeros();
+            1
+        } else {
+            self.ordered_moves(p, legal, ttmv, &mut moves)
+        };
         let moves = &mut moves[..n];
         let maximizing = p == self.decl;
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
@@ -1153,17 +1165,15 @@ impl<'a> Searcher<'a> {
         rel
     }
 
-    /// The moves of player `p` (equivalent cards collapsed), best first by the heuristic
-    /// order (the table move `ttmv` first), with their scores.
-    fn ordered_moves(
-        &self,
-        p: usize,
-        lead: Option<u8>,
-        ttmv: u8,
-        moves: &mut [(i32, u32); 10],
-    ) -> usize {
+    /// The moves of player `p` among his `legal` cards (equivalent cards collapsed), best
+    /// first by the heuristic order (the table move `ttmv` first), with their scores.
+    fn ordered_moves(&self, p: usize, legal: u32, ttmv: u8, moves: &mut [(i32, u32); 10]) -> usize {
         let hand = self.hands[p];
-        let legal = self.lay.legal(hand, lead);
+        let lead = if self.tlen > 0 {
+            Some(self.trick[0])
+        } else {
+            None
+        };
         let moves_mask = if self.opt.collapse_equivalent {
             let live = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask();
             collapse(self.lay, legal, hand, live)
