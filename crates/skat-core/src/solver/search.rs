@@ -1268,9 +1268,10 @@ impl<'a> Searcher<'a> {
                 }
             } else {
                 let gain = if w == self.decl {
-                    self.lay.points_of(
-                        (1 << self.trick[0]) | (1 << self.trick[1]) | (1 << self.trick[2]),
-                    )
+                    let pts = &self.lay.points;
+                    pts[saved[0] as usize] as i32
+                        + pts[saved[1] as usize] as i32
+                        + pts[saved[2] as usize] as i32
                 } else {
                     0
                 };
