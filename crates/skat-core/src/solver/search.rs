@@ -1089,6 +1089,9 @@ impl<'a> Searcher<'a> {
 
     /// Searches the moves of the player to move. Returns (value, best move).
     fn children(&mut self, mut alpha: i32, mut beta: i32, ttmv: u8) -> (i32, u8) {
+        if self.tlen == 2 && !self.null {
+            return self.last_cards(alpha, beta);
+        }
         let p = self.to_move();
         let lead = if self.tlen > 0 {
             Some(self.trick[0])
@@ -1141,6 +1144,98 @@ impl<'a> Searcher<'a> {
         }
         if self.part {
             self.rel = rel_all | self.collapsed_rel(p, lead, moves);
+        }
+        (best, best_mv)
+    }
+
+    /// [`Searcher::children`] for the last card of a trick in suit and grand, where each
+    /// card's outcome is known before it is played: the trick's winner and points decide
+    /// the move order (as [`Searcher::score_suit`] scores a settled trick) and lead into the
+    /// next trick start without recomputing them.
+    fn last_cards(&mut self, mut alpha: i32, mut beta: i32) -> (i32, u8) {
+        let lay = self.lay;
+        let p = m3(self.leader + 2);
+        let lead = self.trick[0];
+        let hand = self.hands[p];
+        let legal = lay.legal(hand, Some(lead));
+        let cont = lay.contenders(lead);
+        // the trick so far: its winning card and seat, its points
+        let (t0, t1) = (self.trick[0], self.trick[1]);
+        let (wc, ws) = if cont >> t1 & 1 != 0 && t1 > t0 {
+            (t1, m3(self.leader + 1))
+        } else {
+            (t0, self.leader)
+        };
+        let tp = lay.points[t0 as usize] as i32 + lay.points[t1 as usize] as i32;
+        let maximizing = p == self.decl;
+        let ours = |s: usize| (s == self.decl) == maximizing;
+        let mut moves = [(0i32, 0u32); 10];
+        let moves_mask = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
+            let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << t0 | 1 << t1;
+            collapse(lay, legal, hand, live)
+        } else {
+            legal
+        };
+        let mut n = 0;
+        let mut m = moves_mask;
+        while m != 0 {
+            let c = hi_bit(m);
+            m &= !(1 << c);
+            moves[n].1 = c;
+            n += 1;
+        }
+        let moves = &mut moves[..n];
+        if self.opt.move_ordering && n > 1 {
+            for mv in moves.iter_mut() {
+                let c = mv.1;
+                let pts = lay.points[c as usize] as i32;
+                let beats = cont >> c & 1 != 0 && c > wc as u32;
+                let w = if beats { p } else { ws };
+                mv.0 = if ours(w) { 10 + tp + pts } else { -2 * pts };
+            }
+            moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        }
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut best_mv = 0xFF;
+        let old_leader = self.leader;
+        for &(_, c) in moves.iter() {
+            let c = c as u8;
+            let w = if cont >> c & 1 != 0 && c > wc { p } else { ws };
+            let gain = if w == self.decl {
+                tp + lay.points[c as usize] as i32
+            } else {
+                0
+            };
+            self.hands[p] &= !(1 << c);
+            self.trick[2] = c;
+            self.leader = w;
+            self.tlen = 0;
+            let v = gain + self.ab(alpha - gain, beta - gain);
+            self.leader = old_leader;
+            self.trick = [t0, t1, c];
+            self.tlen = 2;
+            self.hands[p] |= 1 << c;
+            if maximizing {
+                if v > best {
+                    best = v;
+                    best_mv = c;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            } else if v < best {
+                best = v;
+                best_mv = c;
+                if v < beta {
+                    beta = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
         }
         (best, best_mv)
     }
