@@ -1089,8 +1089,13 @@ impl<'a> Searcher<'a> {
 
     /// Searches the moves of the player to move. Returns (value, best move).
     fn children(&mut self, mut alpha: i32, mut beta: i32, ttmv: u8) -> (i32, u8) {
-        if self.tlen == 2 && !self.null {
-            return self.last_cards(alpha, beta);
+        if !self.null {
+            if self.tlen == 2 {
+                return self.last_cards(alpha, beta);
+            }
+            if self.tlen == 1 {
+                return self.second_cards(alpha, beta);
+            }
         }
         let p = self.to_move();
         let lead = if self.tlen > 0 {
@@ -1144,6 +1149,102 @@ impl<'a> Searcher<'a> {
         }
         if self.part {
             self.rel = rel_all | self.collapsed_rel(p, lead, moves);
+        }
+        (best, best_mv)
+    }
+
+    /// [`Searcher::children`] for the second card of a trick in suit and grand: the moves
+    /// scored as [`Searcher::score_suit`] scores a follow, with what the scores share (the
+    /// lead, its points, the third player's cards that could still win) computed once.
+    fn second_cards(&mut self, mut alpha: i32, mut beta: i32) -> (i32, u8) {
+        let lay = self.lay;
+        let p = m3(self.leader + 1);
+        let third = m3(p + 1);
+        let lead = self.trick[0];
+        let hand = self.hands[p];
+        let legal = lay.legal(hand, Some(lead));
+        let maximizing = p == self.decl;
+        let mut moves = [(0i32, 0u32); 10];
+        let moves_mask = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
+            let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << lead;
+            collapse(lay, legal, hand, live)
+        } else {
+            legal
+        };
+        let mut n = 0;
+        let mut m = moves_mask;
+        while m != 0 {
+            let c = hi_bit(m);
+            m &= !(1 << c);
+            moves[n].1 = c;
+            n += 1;
+        }
+        let moves = &mut moves[..n];
+        if self.opt.move_ordering && n > 1 {
+            let cont = lay.contenders(lead);
+            let l3c = lay.legal(self.hands[third], Some(lead)) & cont;
+            let lp = lay.points[lead as usize] as i32;
+            let ours = |s: usize| (s == self.decl) == maximizing;
+            let (ours_third, ours_leader) = (ours(third), ours(self.leader));
+            for mv in moves.iter_mut() {
+                let c = mv.1;
+                let pts = lay.points[c as usize] as i32;
+                let beats = cont >> c & 1 != 0 && c > lead as u32;
+                let (nwc, ours_w) = if beats {
+                    (c, true)
+                } else {
+                    (lead as u32, ours_leader)
+                };
+                // the trick's winner is known: nobody left who can beat it, or a defender
+                // second to play beats the declarer's lead with the partner still to come
+                let settled = l3c & !((2u32 << nwc).wrapping_sub(1)) == 0
+                    || nwc == 31
+                    || (ours_third && ours_w);
+                mv.0 = if settled {
+                    if ours_w {
+                        10 + pts + lp
+                    } else {
+                        -2 * pts
+                    }
+                } else if ours_third || !beats {
+                    -pts
+                } else {
+                    BEAT_SECOND - pts
+                };
+            }
+            moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        }
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut best_mv = 0xFF;
+        for &(_, c) in moves.iter() {
+            let c = c as u8;
+            self.hands[p] &= !(1 << c);
+            self.trick[1] = c;
+            self.tlen = 2;
+            let v = self.ab(alpha, beta);
+            self.tlen = 1;
+            self.hands[p] |= 1 << c;
+            if maximizing {
+                if v > best {
+                    best = v;
+                    best_mv = c;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            } else if v < best {
+                best = v;
+                best_mv = c;
+                if v < beta {
+                    beta = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
         }
         (best, best_mv)
     }
