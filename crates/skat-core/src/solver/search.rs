@@ -143,16 +143,12 @@ fn fail_soft(nlo: i32, nhi: i32, best: i32, a: i32) -> i32 {
 /// The identity slot -> group permutation of exact keys.
 const IDENTITY: [u8; MAX_GROUPS] = [0, 1, 2, 3, 4];
 
-/// What the move scores of a follow (second or third card of a trick) share: the current
-/// winning card and seat, the contenders of the led group, the trick's points so far and, for
-/// the second card, the third player's legal contenders.
+/// What the null move scores of a follow (second or third card of a trick) share: the
+/// current winning card and seat.
 #[derive(Default)]
 struct FollowCtx {
     wc: u8,
     ws: usize,
-    cont: u32,
-    tp: i32,
-    l3c: u32,
 }
 
 pub struct Searcher<'a> {
@@ -1153,9 +1149,13 @@ impl<'a> Searcher<'a> {
         (best, best_mv)
     }
 
-    /// [`Searcher::children`] for the second card of a trick in suit and grand: the moves
-    /// scored as [`Searcher::score_suit`] scores a follow, with what the scores share (the
-    /// lead, its points, the third player's cards that could still win) computed once.
+    /// [`Searcher::children`] for the second card of a trick in suit and grand. A card scores
+    /// as a settled trick when nobody left can beat the trick's winner, or when a defender
+    /// second to play beats the declarer's lead with the partner still to come: 10 plus the
+    /// trick's points if its side wins, minus twice its points if not; otherwise minus its
+    /// points, plus [`BEAT_SECOND`] for a card that takes the lead of the trick with an
+    /// opponent still to play. What the scores share (the lead, its points, the third
+    /// player's cards that could still win) is computed once.
     fn second_cards(&mut self, mut alpha: i32, mut beta: i32) -> (i32, u8) {
         let lay = self.lay;
         let p = m3(self.leader + 1);
@@ -1250,9 +1250,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// [`Searcher::children`] for the last card of a trick in suit and grand, where each
-    /// card's outcome is known before it is played: the trick's winner and points decide
-    /// the move order (as [`Searcher::score_suit`] scores a settled trick) and lead into the
-    /// next trick start without recomputing them.
+    /// card's outcome is known before it is played: the trick's winner and points order the
+    /// moves (10 plus the trick's points for a card whose side wins the trick, minus twice
+    /// its points otherwise) and lead into the next trick start without recomputing them.
     fn last_cards(&mut self, mut alpha: i32, mut beta: i32) -> (i32, u8) {
         let lay = self.lay;
         let p = m3(self.leader + 2);
@@ -1365,11 +1365,6 @@ impl<'a> Searcher<'a> {
     /// first by the heuristic order (the table move `ttmv` first), with their scores.
     fn ordered_moves(&self, p: usize, legal: u32, ttmv: u8, moves: &mut [(i32, u32); 10]) -> usize {
         let hand = self.hands[p];
-        let lead = if self.tlen > 0 {
-            Some(self.trick[0])
-        } else {
-            None
-        };
         let moves_mask = if self.opt.collapse_equivalent {
             let live = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask();
             collapse(self.lay, legal, hand, live)
@@ -1389,24 +1384,7 @@ impl<'a> Searcher<'a> {
             // what the scores of a follow share is computed once per node
             let ctx = if self.tlen > 0 {
                 let (wc, ws) = self.partial_winner();
-                let cont = self.lay.contenders(self.trick[0]);
-                let mut tp = 0;
-                for &x in &self.trick[..self.tlen] {
-                    tp += self.lay.points[x as usize] as i32;
-                }
-                let l3c = if self.tlen == 1 {
-                    let third = m3(p + 1);
-                    self.lay.legal(self.hands[third], lead) & cont
-                } else {
-                    0
-                };
-                FollowCtx {
-                    wc,
-                    ws,
-                    cont,
-                    tp,
-                    l3c,
-                }
+                FollowCtx { wc, ws }
             } else {
                 FollowCtx::default()
             };
@@ -1418,7 +1396,9 @@ impl<'a> Searcher<'a> {
                 let mut s = if self.null {
                     self.score_null(p, mv.1 as u8, &ctx)
                 } else {
-                    self.score_suit(p, mv.1 as u8, &ctx)
+                    // suit and grand reach this loop only to lead
+                    debug_assert_eq!(self.tlen, 0);
+                    self.score_lead(p, mv.1 as u8)
                 };
                 if fcf {
                     s -= FCF_WEIGHT * self.child_branching(p, mv.1 as u8) as i32;
@@ -1510,74 +1490,49 @@ impl<'a> Searcher<'a> {
         (self.trick[w], m3(self.leader + w))
     }
 
-    fn score_suit(&self, p: usize, c: u8, ctx: &FollowCtx) -> i32 {
+    /// The heuristic score of leading `c` in suit and grand (the follows are scored in
+    /// [`Searcher::second_cards`] and [`Searcher::last_cards`]).
+    fn score_lead(&self, p: usize, c: u8) -> i32 {
         let lay = self.lay;
         let pts = lay.points[c as usize] as i32;
         let decl_side = p == self.decl;
         let ours = |s: usize| (s == self.decl) == decl_side;
-        if self.tlen == 0 {
-            let gm = lay.follow_mask(c as u32);
-            let others = (self.hands[0] | self.hands[1] | self.hands[2]) & !self.hands[p];
-            let top = others & gm & !((2u32 << c).wrapping_sub(1)) == 0 || c == 31;
-            let trump = gm == lay.trumps;
-            if top {
-                if trump {
-                    return TOP_TRUMP_LEAD + pts;
-                }
-                let mut ruff = false;
-                for o in 0..3 {
-                    if !ours(o) && self.hands[o] & gm == 0 && self.hands[o] & lay.trumps != 0 {
-                        ruff = true;
-                    }
-                }
-                return if ruff { -pts } else { TOP_PLAIN_LEAD + pts };
+        let gm = lay.follow_mask(c as u32);
+        let others = (self.hands[0] | self.hands[1] | self.hands[2]) & !self.hands[p];
+        let top = others & gm & !((2u32 << c).wrapping_sub(1)) == 0 || c == 31;
+        let trump = gm == lay.trumps;
+        if top {
+            if trump {
+                return TOP_TRUMP_LEAD + pts;
             }
-            if trump && decl_side && lay.trumps.count_ones() == 11 && others & lay.trumps != 0 {
-                return LEAD_TRUMP - pts;
-            }
-            if !decl_side && !trump {
-                // a defender's plain-suit lead: good into the partner's ruff while the declarer
-                // must follow, poor into the declarer's ruff, good towards the partner's top card
-                let hd = self.hands[self.decl];
-                let hp = self.hands[3 - self.decl - p];
-                if hp & gm == 0 && hp & lay.trumps != 0 && hd & gm != 0 {
-                    return PARTNER_RUFF_LEAD - pts;
-                }
-                if hd & gm == 0 && hd & lay.trumps != 0 {
-                    return -DECLARER_RUFF_LEAD - pts;
-                }
-                if hp & gm != 0 && hi_bit(others & gm) == hi_bit(hp & gm) {
-                    // the partner holds the suit's top card
-                    return PARTNER_TOP_LEAD - pts;
+            let mut ruff = false;
+            for o in 0..3 {
+                if !ours(o) && self.hands[o] & gm == 0 && self.hands[o] & lay.trumps != 0 {
+                    ruff = true;
                 }
             }
-            return -pts;
+            return if ruff { -pts } else { TOP_PLAIN_LEAD + pts };
         }
-        let (wc, ws) = (ctx.wc, ctx.ws);
-        let beats = ctx.cont & (1 << c) != 0 && c > wc;
-        let (nwc, nws) = if beats { (c, p) } else { (wc, ws) };
-        let tp = pts + ctx.tp;
-        let third = m3(p + 1);
-        // the trick's winner is known: the last card, nobody left who can beat it, or a
-        // defender second to play beats the declarer's lead with the partner still to come
-        let settled = self.tlen == 2
-            || ctx.l3c & !((2u32 << nwc).wrapping_sub(1)) == 0
-            || nwc == 31
-            || (ours(third) && ours(nws));
-        if settled {
-            if ours(nws) {
-                10 + tp
-            } else {
-                -2 * pts
-            }
-        } else if ours(third) {
-            // the opponent leads and wins so far; the partner may still take the trick
-            -pts
-        } else if beats {
-            BEAT_SECOND - pts
-        } else {
-            -pts
+        if trump && decl_side && lay.trumps.count_ones() == 11 && others & lay.trumps != 0 {
+            return LEAD_TRUMP - pts;
         }
+        if !decl_side && !trump {
+            // a defender's plain-suit lead: good into the partner's ruff while the declarer
+            // must follow, poor into the declarer's ruff, good towards the partner's top card
+            let hd = self.hands[self.decl];
+            let hp = self.hands[3 - self.decl - p];
+            if hp & gm == 0 && hp & lay.trumps != 0 && hd & gm != 0 {
+                return PARTNER_RUFF_LEAD - pts;
+            }
+            if hd & gm == 0 && hd & lay.trumps != 0 {
+                return -DECLARER_RUFF_LEAD - pts;
+            }
+            if hp & gm != 0 && hi_bit(others & gm) == hi_bit(hp & gm) {
+                // the partner holds the suit's top card
+                return PARTNER_TOP_LEAD - pts;
+            }
+        }
+        -pts
     }
 
     fn score_null(&self, p: usize, c: u8, ctx: &FollowCtx) -> i32 {
