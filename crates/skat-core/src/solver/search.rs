@@ -1083,15 +1083,16 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Searches the moves of the player to move. Returns (value, best move).
+    /// Searches the moves of the player to move. Returns (value, best move). Suit and grand
+    /// go to one loop per card of the trick; the loop below serves null games (with or
+    /// without partition search).
     fn children(&mut self, mut alpha: i32, mut beta: i32, ttmv: u8) -> (i32, u8) {
         if !self.null {
-            if self.tlen == 2 {
-                return self.last_cards(alpha, beta);
-            }
-            if self.tlen == 1 {
-                return self.second_cards(alpha, beta);
-            }
+            return match self.tlen {
+                0 => self.leads(alpha, beta, ttmv),
+                1 => self.second_cards(alpha, beta),
+                _ => self.last_cards(alpha, beta),
+            };
         }
         let p = self.to_move();
         let lead = if self.tlen > 0 {
@@ -1145,6 +1146,87 @@ impl<'a> Searcher<'a> {
         }
         if self.part {
             self.rel = rel_all | self.collapsed_rel(p, lead, moves);
+        }
+        (best, best_mv)
+    }
+
+    /// [`Searcher::children`] for the lead of a trick in suit and grand: the table move
+    /// `ttmv` first, then by [`Searcher::score_lead`] less the fastest-cut-first term (the
+    /// next player's legal replies).
+    fn leads(&mut self, mut alpha: i32, mut beta: i32, ttmv: u8) -> (i32, u8) {
+        let lay = self.lay;
+        let p = self.leader;
+        let hand = self.hands[p];
+        let maximizing = p == self.decl;
+        let mut moves = [(0i32, 0u32); 10];
+        let moves_mask = if hand & hand.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
+            collapse(
+                lay,
+                hand,
+                hand,
+                self.hands[0] | self.hands[1] | self.hands[2],
+            )
+        } else {
+            hand
+        };
+        let mut n = 0;
+        let mut m = moves_mask;
+        while m != 0 {
+            let c = hi_bit(m);
+            m &= !(1 << c);
+            moves[n].1 = c;
+            n += 1;
+        }
+        let moves = &mut moves[..n];
+        if self.opt.move_ordering && n > 1 {
+            let fcf = self.opt.fastest_cut_first;
+            let next = self.hands[m3(p + 1)];
+            for mv in moves.iter_mut() {
+                let c = mv.1 as u8;
+                let mut s = self.score_lead(p, c);
+                if fcf {
+                    s -= FCF_WEIGHT * lay.legal(next, Some(c)).count_ones() as i32;
+                }
+                if c == ttmv {
+                    s += 100_000;
+                }
+                mv.0 = s;
+            }
+            moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        }
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut best_mv = 0xFF;
+        for &(_, c) in moves.iter() {
+            let c = c as u8;
+            self.hands[p] &= !(1 << c);
+            self.trick[0] = c;
+            self.tlen = 1;
+            // what `ab` does at the second card of a trick
+            self.nodes += 1;
+            let v = self.second_cards(alpha, beta).0;
+            self.tlen = 0;
+            self.hands[p] |= 1 << c;
+            if maximizing {
+                if v > best {
+                    best = v;
+                    best_mv = c;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            } else if v < best {
+                best = v;
+                best_mv = c;
+                if v < beta {
+                    beta = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
         }
         (best, best_mv)
     }
@@ -1221,7 +1303,9 @@ impl<'a> Searcher<'a> {
             self.hands[p] &= !(1 << c);
             self.trick[1] = c;
             self.tlen = 2;
-            let v = self.ab(alpha, beta);
+            // what `ab` does at the last card of a trick
+            self.nodes += 1;
+            let v = self.last_cards(alpha, beta).0;
             self.tlen = 1;
             self.hands[p] |= 1 << c;
             if maximizing {
@@ -1361,8 +1445,10 @@ impl<'a> Searcher<'a> {
         rel
     }
 
-    /// The moves of player `p` among his `legal` cards (equivalent cards collapsed), best
-    /// first by the heuristic order (the table move `ttmv` first), with their scores.
+    /// The moves of player `p` in a null game among his `legal` cards (equivalent cards
+    /// collapsed), best first by the heuristic order (the table move `ttmv` first), with their
+    /// scores. (Suit and grand order their moves in [`Searcher::leads`],
+    /// [`Searcher::second_cards`] and [`Searcher::last_cards`].)
     fn ordered_moves(&self, p: usize, legal: u32, ttmv: u8, moves: &mut [(i32, u32); 10]) -> usize {
         let hand = self.hands[p];
         let moves_mask = if self.opt.collapse_equivalent {
@@ -1393,13 +1479,7 @@ impl<'a> Searcher<'a> {
             // size (k - 1), are the same for every move
             let fcf = self.opt.fastest_cut_first && self.tlen == 0;
             for mv in ms.iter_mut() {
-                let mut s = if self.null {
-                    self.score_null(p, mv.1 as u8, &ctx)
-                } else {
-                    // suit and grand reach this loop only to lead
-                    debug_assert_eq!(self.tlen, 0);
-                    self.score_lead(p, mv.1 as u8)
-                };
+                let mut s = self.score_null(p, mv.1 as u8, &ctx);
                 if fcf {
                     s -= FCF_WEIGHT * self.child_branching(p, mv.1 as u8) as i32;
                 }
