@@ -63,6 +63,9 @@ fn two_tricks(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool
     let d = m3(decl + 3 - leader);
     let total = if null { 0 } else { lay.points_of(ha | hb | hc) };
     let pts = |x: u32| lay.points[x as usize] as i32;
+    // the range of values: a player who reaches his end of it needs to look no further
+    let (vmin, vmax) = if null { (9, 11) } else { (0, total) };
+    let done = |max: bool, best: i32| if max { best == vmax } else { best == vmin };
     let mut best0 = if d == 0 { i32::MIN } else { i32::MAX };
     let mut ma = ha;
     while ma != 0 {
@@ -105,18 +108,27 @@ fn two_tricks(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool
                     (if w1 == d { first } else { 0 }) + (if w2 == d { total - first } else { 0 })
                 };
                 best2 = if d == 2 { best2.max(v) } else { best2.min(v) };
+                if done(d == 2, best2) {
+                    break;
+                }
             }
             best1 = if d == 1 {
                 best1.max(best2)
             } else {
                 best1.min(best2)
             };
+            if done(d == 1, best1) {
+                break;
+            }
         }
         best0 = if d == 0 {
             best0.max(best1)
         } else {
             best0.min(best1)
         };
+        if done(d == 0, best0) {
+            break;
+        }
     }
     best0
 }
