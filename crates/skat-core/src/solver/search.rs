@@ -13,6 +13,35 @@ use super::tables;
 use super::tt::{fine_split, spread, Key, PartKey, Tt};
 use super::SolverOptions;
 
+/// One move's value `v` in fail-soft alpha-beta, inside the loop over the moves: updates the
+/// best value and move and the window, and leaves the loop on a cutoff. (A macro, not a
+/// function: with references to the loop's variables the compiler kept them in memory.)
+macro_rules! cut_or_continue {
+    ($maximizing:expr, $v:expr, $c:expr, $best:ident, $best_mv:ident, $alpha:ident, $beta:ident) => {
+        if $maximizing {
+            if $v > $best {
+                $best = $v;
+                $best_mv = $c;
+                if $v > $alpha {
+                    $alpha = $v;
+                    if $alpha >= $beta {
+                        break;
+                    }
+                }
+            }
+        } else if $v < $best {
+            $best = $v;
+            $best_mv = $c;
+            if $v < $beta {
+                $beta = $v;
+                if $alpha >= $beta {
+                    break;
+                }
+            }
+        }
+    };
+}
+
 /// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
 const FCF_WEIGHT: i32 = 3;
 /// Lead score of a declarer's trump in a suit game while the defenders still hold trumps.
@@ -1150,6 +1179,27 @@ impl<'a> Searcher<'a> {
         (best, best_mv)
     }
 
+    /// Fills `moves` with the cards to search among `legal` (a subset of `hand`; `live`: every
+    /// card in the hands and the current trick), one per group of equivalent cards with the
+    /// option, in descending card order; returns how many.
+    #[inline(always)]
+    fn move_list(&self, legal: u32, hand: u32, live: u32, moves: &mut [(i32, u32); 10]) -> usize {
+        let mask = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
+            collapse(self.lay, legal, hand, live)
+        } else {
+            legal
+        };
+        let mut n = 0;
+        let mut m = mask;
+        while m != 0 {
+            let c = hi_bit(m);
+            m &= !(1 << c);
+            moves[n].1 = c;
+            n += 1;
+        }
+        n
+    }
+
     /// [`Searcher::children`] for the lead of a trick in suit and grand: the table move
     /// `ttmv` first, then by [`Searcher::score_lead`] less the fastest-cut-first term (the
     /// next player's legal replies).
@@ -1159,24 +1209,12 @@ impl<'a> Searcher<'a> {
         let hand = self.hands[p];
         let maximizing = p == self.decl;
         let mut moves = [(0i32, 0u32); 10];
-        let moves_mask = if hand & hand.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
-            collapse(
-                lay,
-                hand,
-                hand,
-                self.hands[0] | self.hands[1] | self.hands[2],
-            )
-        } else {
-            hand
-        };
-        let mut n = 0;
-        let mut m = moves_mask;
-        while m != 0 {
-            let c = hi_bit(m);
-            m &= !(1 << c);
-            moves[n].1 = c;
-            n += 1;
-        }
+        let n = self.move_list(
+            hand,
+            hand,
+            self.hands[0] | self.hands[1] | self.hands[2],
+            &mut moves,
+        );
         let moves = &mut moves[..n];
         if self.opt.move_ordering && n > 1 {
             let fcf = self.opt.fastest_cut_first;
@@ -1206,27 +1244,7 @@ impl<'a> Searcher<'a> {
             let v = self.second_cards(alpha, beta).0;
             self.tlen = 0;
             self.hands[p] |= 1 << c;
-            if maximizing {
-                if v > best {
-                    best = v;
-                    best_mv = c;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
-                }
-            } else if v < best {
-                best = v;
-                best_mv = c;
-                if v < beta {
-                    beta = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
+            cut_or_continue!(maximizing, v, c, best, best_mv, alpha, beta);
         }
         (best, best_mv)
     }
@@ -1247,20 +1265,12 @@ impl<'a> Searcher<'a> {
         let legal = lay.legal(hand, Some(lead));
         let maximizing = p == self.decl;
         let mut moves = [(0i32, 0u32); 10];
-        let moves_mask = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
-            let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << lead;
-            collapse(lay, legal, hand, live)
-        } else {
-            legal
-        };
-        let mut n = 0;
-        let mut m = moves_mask;
-        while m != 0 {
-            let c = hi_bit(m);
-            m &= !(1 << c);
-            moves[n].1 = c;
-            n += 1;
-        }
+        let n = self.move_list(
+            legal,
+            hand,
+            self.hands[0] | self.hands[1] | self.hands[2] | 1 << lead,
+            &mut moves,
+        );
         let moves = &mut moves[..n];
         if self.opt.move_ordering && n > 1 {
             let cont = lay.contenders(lead);
@@ -1308,27 +1318,7 @@ impl<'a> Searcher<'a> {
             let v = self.last_cards(alpha, beta).0;
             self.tlen = 1;
             self.hands[p] |= 1 << c;
-            if maximizing {
-                if v > best {
-                    best = v;
-                    best_mv = c;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
-                }
-            } else if v < best {
-                best = v;
-                best_mv = c;
-                if v < beta {
-                    beta = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
+            cut_or_continue!(maximizing, v, c, best, best_mv, alpha, beta);
         }
         (best, best_mv)
     }
@@ -1355,20 +1345,12 @@ impl<'a> Searcher<'a> {
         let maximizing = p == self.decl;
         let ours = |s: usize| (s == self.decl) == maximizing;
         let mut moves = [(0i32, 0u32); 10];
-        let moves_mask = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
-            let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << t0 | 1 << t1;
-            collapse(lay, legal, hand, live)
-        } else {
-            legal
-        };
-        let mut n = 0;
-        let mut m = moves_mask;
-        while m != 0 {
-            let c = hi_bit(m);
-            m &= !(1 << c);
-            moves[n].1 = c;
-            n += 1;
-        }
+        let n = self.move_list(
+            legal,
+            hand,
+            self.hands[0] | self.hands[1] | self.hands[2] | 1 << t0 | 1 << t1,
+            &mut moves,
+        );
         let moves = &mut moves[..n];
         if self.opt.move_ordering && n > 1 {
             for mv in moves.iter_mut() {
@@ -1400,27 +1382,7 @@ impl<'a> Searcher<'a> {
             self.trick = [t0, t1, c];
             self.tlen = 2;
             self.hands[p] |= 1 << c;
-            if maximizing {
-                if v > best {
-                    best = v;
-                    best_mv = c;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
-                }
-            } else if v < best {
-                best = v;
-                best_mv = c;
-                if v < beta {
-                    beta = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
+            cut_or_continue!(maximizing, v, c, best, best_mv, alpha, beta);
         }
         (best, best_mv)
     }
