@@ -196,6 +196,10 @@ pub struct Searcher<'a> {
     use_tt: bool,
     /// The game class in table keys: 0 suit, 1 grand, 2 null.
     class: u8,
+    /// Static bounds at trick starts (suit and grand with the option): the quick tricks, and
+    /// the unbeatable trumps (with that option too).
+    quick_tricks: bool,
+    trump_tricks: bool,
     /// Trick starts with at least this many cards per hand get payoff-similarity keys
     /// (`u32::MAX` without payoff-similarity).
     similarity_min: u32,
@@ -393,6 +397,8 @@ impl<'a> Searcher<'a> {
             } else {
                 0
             },
+            quick_tricks: opt.static_bounds && !lay.game_type.is_null(),
+            trump_tricks: opt.static_bounds && opt.trump_bounds && !lay.game_type.is_null(),
             similarity_min: if opt.payoff_similarity {
                 opt.similarity_min_cards as u32
             } else {
@@ -898,10 +904,10 @@ impl<'a> Searcher<'a> {
         let mut revisit = false;
         // the cheap trump bounds first (a node they decide needs no key), then the table,
         // then the quick-trick bounds only when the table does not decide the node
-        let sb = self.opt.static_bounds && !self.null;
+        let sb = self.quick_tricks;
         // at a trick start the trivial upper bound is the points still in play
         let in_play = hi;
-        if sb && self.opt.trump_bounds {
+        if self.trump_tricks {
             let (tlo, thi) = self.trump_bounds(in_play);
             lo = lo.max(tlo);
             hi = hi.min(thi);
@@ -909,27 +915,23 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
-        let kp = if self.use_tt {
+        if self.use_tt {
             let kp = self.key(k);
             self.tt.prefetch(&kp.0);
-            Some(kp)
-        } else {
-            None
-        };
+            key = Some(kp);
+        }
         let mut ttmv_raw = 0xFF;
-        if let Some((kk, perm)) = kp {
+        if let Some((kk, _)) = &key {
             let lay = self.lay;
             let run = self.trump_run();
-            if let Some((tlo, thi, mv)) = self
-                .tt
-                .probe(&kk, lo, hi, |a, b| Self::dist(lay, a, b, run))
+            if let Some((tlo, thi, mv)) =
+                self.tt.probe(kk, lo, hi, |a, b| Self::dist(lay, a, b, run))
             {
                 lo = tlo;
                 hi = thi;
                 revisit = true;
                 ttmv_raw = mv;
             }
-            key = Some((kk, perm));
         }
         if let Some(v) = decided(lo, hi, alpha, beta) {
             return v;
