@@ -41,25 +41,21 @@ pub fn collapse(lay: &Layout, legal: u32, hand: u32, live: u32) -> u32 {
     reps
 }
 
-/// For every card of `legal`, its representative under [`collapse`] (index by internal bit).
+/// For every card of `legal`, its representative under [`collapse`] (index by internal bit):
+/// a card [`collapse`] drops is equivalent to the next higher legal card, so it shares that
+/// card's representative.
 pub fn representatives(lay: &Layout, legal: u32, hand: u32, live: u32) -> [u8; 32] {
-    let foreign = live & !hand;
+    let reps = collapse(lay, legal, hand, live);
     let mut rep = [0xFFu8; 32];
     let mut m = legal;
-    let mut prev: u32 = 32;
     let mut cur_rep = 0u8;
     while m != 0 {
         let c = 31 - m.leading_zeros();
         m &= !(1 << c);
-        let equiv = prev < 32
-            && lay.group_of[c as usize] == lay.group_of[prev as usize]
-            && lay.points[c as usize] == lay.points[prev as usize]
-            && foreign & between(c, prev) == 0;
-        if !equiv {
+        if reps >> c & 1 != 0 {
             cur_rep = c as u8;
         }
         rep[c as usize] = cur_rep;
-        prev = c;
     }
     rep
 }

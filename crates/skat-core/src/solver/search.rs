@@ -13,35 +13,6 @@ use super::tables;
 use super::tt::{fine_split, spread, Key, PartKey, Tt};
 use super::SolverOptions;
 
-/// One move's value `v` in fail-soft alpha-beta, inside the loop over the moves: updates the
-/// best value and move and the window, and leaves the loop on a cutoff. (A macro, not a
-/// function: with references to the loop's variables the compiler kept them in memory.)
-macro_rules! cut_or_continue {
-    ($maximizing:expr, $v:expr, $c:expr, $best:ident, $best_mv:ident, $alpha:ident, $beta:ident) => {
-        if $maximizing {
-            if $v > $best {
-                $best = $v;
-                $best_mv = $c;
-                if $v > $alpha {
-                    $alpha = $v;
-                    if $alpha >= $beta {
-                        break;
-                    }
-                }
-            }
-        } else if $v < $best {
-            $best = $v;
-            $best_mv = $c;
-            if $v < $beta {
-                $beta = $v;
-                if $alpha >= $beta {
-                    break;
-                }
-            }
-        }
-    };
-}
-
 /// FCF weight: score units per legal reply of the child (heuristic scores are in card points).
 const FCF_WEIGHT: i32 = 3;
 /// Lead score of a declarer's trump in a suit game while the defenders still hold trumps.
@@ -590,7 +561,6 @@ impl<'a> Searcher<'a> {
         let rot = [self.hands[l], self.hands[m3(l + 1)], self.hands[m3(l + 2)]];
         let drel = m3(self.decl + 3 - l) as u64;
         let class = self.class as u64;
-        let perm = IDENTITY;
         if k < self.similarity_min {
             // the owner of each card in two bits (0: out; 1, 2, 3: the leader, the next,
             // the last); the tag's top bit keeps it apart from every valuation
@@ -599,7 +569,7 @@ impl<'a> Searcher<'a> {
                 val: 0x8000_0000 | (drel | class << 2) as u32,
                 canonical: false,
             };
-            return (key, perm);
+            return (key, IDENTITY);
         }
         let tag = drel | class << 2;
         if !self.null {
@@ -613,7 +583,7 @@ impl<'a> Searcher<'a> {
         let mut sortkeys = [0u32; MAX_GROUPS];
         let mut codes = [0u32; MAX_GROUPS];
         let mut rems = [0u32; MAX_GROUPS];
-        let mut perm = perm;
+        let mut perm = IDENTITY;
         for g in 0..lay.ngroups {
             let base = lay.group_base[g] as u32;
             let rem = (all & lay.group_mask[g]) >> base;
@@ -626,13 +596,8 @@ impl<'a> Searcher<'a> {
             // plain groups have at most 8 cards: code < 2 * 3^8 < 2^14
             sortkeys[g] = code << 8 | rem;
         }
-        // the plain groups are interchangeable: sort them (by code, then valuation)
-        let nplain = if lay.trump_group < MAX_GROUPS {
-            lay.ngroups - 1
-        } else {
-            lay.ngroups
-        };
-        sort_desc(&mut perm[..nplain], &sortkeys);
+        // the suits of a null game are interchangeable: sort them (by code, then valuation)
+        sort_desc(&mut perm[..lay.ngroups], &sortkeys);
         // fixed width per slot: 2 * 3^size < 2^width (plain 7: 13 bits, null 8: 14, trumps
         // 11: 19, jacks 4: 8); at most 60 bits in all, plus 4 bits of seat and class
         let mut k: u64 = 0;
@@ -904,7 +869,6 @@ impl<'a> Searcher<'a> {
         let mut revisit = false;
         // the cheap trump bounds first (a node they decide needs no key), then the table,
         // then the quick-trick bounds only when the table does not decide the node
-        let sb = self.quick_tricks;
         // at a trick start the trivial upper bound is the points still in play
         let in_play = hi;
         if self.trump_tricks {
@@ -936,7 +900,7 @@ impl<'a> Searcher<'a> {
         if let Some(v) = decided(lo, hi, alpha, beta) {
             return v;
         }
-        if sb {
+        if self.quick_tricks {
             let (slo, shi) = self.quick_trick_bounds(in_play);
             lo = lo.max(slo);
             hi = hi.min(shi);
@@ -1132,14 +1096,7 @@ impl<'a> Searcher<'a> {
             None
         };
         let mut moves = [(0i32, 0u32); 10];
-        let legal = self.lay.legal(self.hands[p], lead);
-        let n = if legal & legal.wrapping_sub(1) == 0 {
-            // a forced card: nothing to collapse or order
-            moves[0].1 = legal.trailing_zeros();
-            1
-        } else {
-            self.ordered_moves(p, legal, ttmv, &mut moves)
-        };
+        let n = self.ordered_moves(p, lead, ttmv, &mut moves);
         let moves = &mut moves[..n];
         let maximizing = p == self.decl;
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
@@ -1202,10 +1159,53 @@ impl<'a> Searcher<'a> {
         n
     }
 
+    /// The fail-soft alpha-beta loop of the suit and grand card loops: `child(self, c, alpha,
+    /// beta)` plays card `c`, searches on and takes it back; the moves come in order, the
+    /// first that reaches the far side of the window ends the loop. Returns (value, best
+    /// move).
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        moves: &[(i32, u32)],
+        maximizing: bool,
+        mut alpha: i32,
+        mut beta: i32,
+        mut child: impl FnMut(&mut Self, u8, i32, i32) -> i32,
+    ) -> (i32, u8) {
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut best_mv = 0xFF;
+        for &(_, c) in moves {
+            let c = c as u8;
+            let v = child(self, c, alpha, beta);
+            if maximizing {
+                if v > best {
+                    best = v;
+                    best_mv = c;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            } else if v < best {
+                best = v;
+                best_mv = c;
+                if v < beta {
+                    beta = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_mv)
+    }
+
     /// [`Searcher::children`] for the lead of a trick in suit and grand: the table move
     /// `ttmv` first, then by [`Searcher::score_lead`] less the fastest-cut-first term (the
     /// next player's legal replies).
-    fn leads(&mut self, mut alpha: i32, mut beta: i32, ttmv: u8) -> (i32, u8) {
+    fn leads(&mut self, alpha: i32, beta: i32, ttmv: u8) -> (i32, u8) {
         let lay = self.lay;
         let p = self.leader;
         let hand = self.hands[p];
@@ -1234,21 +1234,17 @@ impl<'a> Searcher<'a> {
             }
             moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         }
-        let mut best = if maximizing { i32::MIN } else { i32::MAX };
-        let mut best_mv = 0xFF;
-        for &(_, c) in moves.iter() {
-            let c = c as u8;
-            self.hands[p] &= !(1 << c);
-            self.trick[0] = c;
-            self.tlen = 1;
+        self.search_moves(moves, maximizing, alpha, beta, |s, c, alpha, beta| {
+            s.hands[p] &= !(1 << c);
+            s.trick[0] = c;
+            s.tlen = 1;
             // what `ab` does at the second card of a trick
-            self.nodes += 1;
-            let v = self.second_cards(alpha, beta).0;
-            self.tlen = 0;
-            self.hands[p] |= 1 << c;
-            cut_or_continue!(maximizing, v, c, best, best_mv, alpha, beta);
-        }
-        (best, best_mv)
+            s.nodes += 1;
+            let v = s.second_cards(alpha, beta).0;
+            s.tlen = 0;
+            s.hands[p] |= 1 << c;
+            v
+        })
     }
 
     /// [`Searcher::children`] for the second card of a trick in suit and grand. A card scores
@@ -1258,7 +1254,7 @@ impl<'a> Searcher<'a> {
     /// points, plus [`BEAT_SECOND`] for a card that takes the lead of the trick with an
     /// opponent still to play. What the scores share (the lead, its points, the third
     /// player's cards that could still win) is computed once.
-    fn second_cards(&mut self, mut alpha: i32, mut beta: i32) -> (i32, u8) {
+    fn second_cards(&mut self, alpha: i32, beta: i32) -> (i32, u8) {
         let lay = self.lay;
         let p = m3(self.leader + 1);
         let third = m3(p + 1);
@@ -1308,28 +1304,24 @@ impl<'a> Searcher<'a> {
             }
             moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         }
-        let mut best = if maximizing { i32::MIN } else { i32::MAX };
-        let mut best_mv = 0xFF;
-        for &(_, c) in moves.iter() {
-            let c = c as u8;
-            self.hands[p] &= !(1 << c);
-            self.trick[1] = c;
-            self.tlen = 2;
+        self.search_moves(moves, maximizing, alpha, beta, |s, c, alpha, beta| {
+            s.hands[p] &= !(1 << c);
+            s.trick[1] = c;
+            s.tlen = 2;
             // what `ab` does at the last card of a trick
-            self.nodes += 1;
-            let v = self.last_cards(alpha, beta).0;
-            self.tlen = 1;
-            self.hands[p] |= 1 << c;
-            cut_or_continue!(maximizing, v, c, best, best_mv, alpha, beta);
-        }
-        (best, best_mv)
+            s.nodes += 1;
+            let v = s.last_cards(alpha, beta).0;
+            s.tlen = 1;
+            s.hands[p] |= 1 << c;
+            v
+        })
     }
 
     /// [`Searcher::children`] for the last card of a trick in suit and grand, where each
     /// card's outcome is known before it is played: the trick's winner and points order the
     /// moves (10 plus the trick's points for a card whose side wins the trick, minus twice
     /// its points otherwise) and lead into the next trick start without recomputing them.
-    fn last_cards(&mut self, mut alpha: i32, mut beta: i32) -> (i32, u8) {
+    fn last_cards(&mut self, alpha: i32, beta: i32) -> (i32, u8) {
         let lay = self.lay;
         let p = m3(self.leader + 2);
         let lead = self.trick[0];
@@ -1364,29 +1356,25 @@ impl<'a> Searcher<'a> {
             }
             moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         }
-        let mut best = if maximizing { i32::MIN } else { i32::MAX };
-        let mut best_mv = 0xFF;
         let old_leader = self.leader;
-        for &(_, c) in moves.iter() {
-            let c = c as u8;
+        self.search_moves(moves, maximizing, alpha, beta, |s, c, alpha, beta| {
             let w = if cont >> c & 1 != 0 && c > wc { p } else { ws };
-            let gain = if w == self.decl {
+            let gain = if w == s.decl {
                 tp + lay.points[c as usize] as i32
             } else {
                 0
             };
-            self.hands[p] &= !(1 << c);
-            self.trick[2] = c;
-            self.leader = w;
-            self.tlen = 0;
-            let v = gain + self.ab(alpha - gain, beta - gain);
-            self.leader = old_leader;
-            self.trick = [t0, t1, c];
-            self.tlen = 2;
-            self.hands[p] |= 1 << c;
-            cut_or_continue!(maximizing, v, c, best, best_mv, alpha, beta);
-        }
-        (best, best_mv)
+            s.hands[p] &= !(1 << c);
+            s.trick[2] = c;
+            s.leader = w;
+            s.tlen = 0;
+            let v = gain + s.ab(alpha - gain, beta - gain);
+            s.leader = old_leader;
+            s.trick = [t0, t1, c];
+            s.tlen = 2;
+            s.hands[p] |= 1 << c;
+            v
+        })
     }
 
     /// Partition search: where equivalent cards were collapsed into one move, the group's
@@ -1409,26 +1397,20 @@ impl<'a> Searcher<'a> {
         rel
     }
 
-    /// The moves of player `p` in a null game among his `legal` cards (equivalent cards
-    /// collapsed), best first by the heuristic order (the table move `ttmv` first), with their
-    /// scores. (Suit and grand order their moves in [`Searcher::leads`],
-    /// [`Searcher::second_cards`] and [`Searcher::last_cards`].)
-    fn ordered_moves(&self, p: usize, legal: u32, ttmv: u8, moves: &mut [(i32, u32); 10]) -> usize {
+    /// The moves of player `p` in a null game (equivalent cards collapsed), best first by the
+    /// heuristic order (the table move `ttmv` first), with their scores. (Suit and grand
+    /// order their moves in [`Searcher::leads`], [`Searcher::second_cards`] and
+    /// [`Searcher::last_cards`].)
+    fn ordered_moves(
+        &self,
+        p: usize,
+        lead: Option<u8>,
+        ttmv: u8,
+        moves: &mut [(i32, u32); 10],
+    ) -> usize {
         let hand = self.hands[p];
-        let moves_mask = if self.opt.collapse_equivalent {
-            let live = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask();
-            collapse(self.lay, legal, hand, live)
-        } else {
-            legal
-        };
-        let mut n = 0;
-        let mut m = moves_mask;
-        while m != 0 {
-            let c = hi_bit(m);
-            m &= !(1 << c);
-            moves[n] = (0, c);
-            n += 1;
-        }
+        let live = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask();
+        let n = self.move_list(self.lay.legal(hand, lead), hand, live, moves);
         let ms = &mut moves[..n];
         if self.opt.move_ordering && n > 1 {
             // what the scores of a follow share is computed once per node
