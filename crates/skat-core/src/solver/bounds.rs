@@ -17,7 +17,7 @@
 //! of their `n` cheapest cards by actual value, which is a valid lower bound for any choice of
 //! `n` cards, whatever their ranks.
 
-use super::layout::Layout;
+use super::layout::{m3, Layout};
 
 #[inline]
 fn highest(m: u32) -> u32 {
@@ -56,8 +56,8 @@ pub fn top_n(mut m: u32, s: u32) -> u32 {
 
 /// Lower bound on the declarer's marginal points, declarer to lead at the start of a trick.
 pub fn declarer_lower(lay: &Layout, h: &[u32; 3], decl: usize) -> i32 {
-    let d1 = (decl + 1) % 3;
-    let d2 = (decl + 2) % 3;
+    let d1 = m3(decl + 1);
+    let d2 = m3(decl + 2);
     let hd = h[decl];
     let def = h[d1] | h[d2];
     let t = lay.trumps;
@@ -212,28 +212,21 @@ pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i
 #[inline]
 pub fn trump_lower(lay: &Layout, h: &[u32; 3], decl: usize) -> (i32, i32) {
     let t = lay.trumps;
-    if t == 0 {
-        return (0, 0);
-    }
-    let d1 = (decl + 1) % 3;
-    let d2 = (decl + 2) % 3;
+    let (d1, d2) = (m3(decl + 1), m3(decl + 2));
     let hd = h[decl] & t;
-    let def = (h[d1] | h[d2]) & t;
-    let mine = above_all(hd, def);
-    let n = mine.count_ones();
-    let dl = if n == 0 {
-        0
+    let (t1, t2) = (h[d1] & t, h[d2] & t);
+    let def = t1 | t2;
+    // only the side holding the highest trump has trumps above all of the other side's
+    if hd > def {
+        let mine = above_all(hd, def);
+        let n = mine.count_ones();
+        let dl = lay.points_of(mine) + lay.min_points(h[d1], n) + lay.min_points(h[d2], n);
+        (dl, 0)
+    } else if def != 0 {
+        let theirs = above_all(def, hd);
+        let m = (theirs & t1).count_ones().max((theirs & t2).count_ones());
+        (0, lay.points_of(theirs) + lay.min_points(h[decl], m))
     } else {
-        lay.points_of(mine) + lay.min_points(h[d1], n) + lay.min_points(h[d2], n)
-    };
-    let theirs = above_all(def, hd);
-    let m = (theirs & h[d1])
-        .count_ones()
-        .max((theirs & h[d2]).count_ones());
-    let fl = if m == 0 {
-        0
-    } else {
-        lay.points_of(theirs) + lay.min_points(h[decl], m)
-    };
-    (dl, fl)
+        (0, 0)
+    }
 }

@@ -163,6 +163,9 @@ pub struct Searcher<'a> {
     pub tlen: usize,
     pub leader: usize,
     pub decl: usize,
+    /// The card points of the cards in the hands and the current trick (suit and grand): the
+    /// trivial upper bound of the marginal value, kept up to date as tricks complete.
+    in_play: i32,
     null: bool,
     use_tt: bool,
     /// The game class in table keys: 0 suit, 1 grand, 2 null.
@@ -359,6 +362,12 @@ impl<'a> Searcher<'a> {
             tlen: trick.len(),
             leader,
             decl,
+            in_play: lay.points_of(
+                hands[0]
+                    | hands[1]
+                    | hands[2]
+                    | t[..trick.len()].iter().fold(0, |m, &c| m | 1 << c),
+            ),
             null: lay.game_type.is_null(),
             use_tt: opt.transposition_table,
             class: if lay.game_type.is_null() {
@@ -410,8 +419,12 @@ impl<'a> Searcher<'a> {
         if self.null {
             (11 - self.k_start() as i32, 11)
         } else {
-            let all = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask();
-            (0, self.lay.points_of(all))
+            debug_assert_eq!(
+                self.in_play,
+                self.lay
+                    .points_of(self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask())
+            );
+            (0, self.in_play)
         }
     }
 
@@ -527,21 +540,20 @@ impl<'a> Searcher<'a> {
         let result;
         if self.tlen == 3 {
             let w = m3(self.leader + self.lay.winner(&self.trick));
-            let gain = if w == self.decl {
-                self.lay.points_of(self.trick_mask())
-            } else {
-                0
-            };
+            let won = self.lay.points_of(self.trick_mask());
+            let gain = if w == self.decl { won } else { 0 };
             let old_leader = self.leader;
             let saved = self.trick;
             self.leader = w;
             self.tlen = 0;
+            self.in_play -= won;
             if self.null && w == self.decl {
                 result = (10 - self.hands[0].count_ones() as i32, 0);
             } else {
                 let (v, pr) = self.mtdf(first.saturating_sub(gain));
                 result = (v + gain, pr);
             }
+            self.in_play += won;
             self.leader = old_leader;
             self.trick = saved;
             self.tlen = 3;
@@ -753,14 +765,13 @@ impl<'a> Searcher<'a> {
     /// trumps above every trump of the declarer; 0 in grand and null (no point differences
     /// among the jacks) and without trumps.
     #[inline]
-    fn trump_run(&self) -> i32 {
-        let lay = self.lay;
+    fn trump_run(lay: &Layout, hands: &[u32; 3], decl: usize) -> i32 {
         if lay.trump_group != 3 {
             return 0;
         }
         let t = lay.trumps;
-        let hd = self.hands[self.decl] & t;
-        let def = (self.hands[0] | self.hands[1] | self.hands[2]) & t & !hd;
+        let hd = hands[decl] & t;
+        let def = (hands[0] | hands[1] | hands[2]) & t & !hd;
         if hd == 0 && def == 0 {
             return 0;
         }
@@ -887,10 +898,15 @@ impl<'a> Searcher<'a> {
         let mut ttmv_raw = 0xFF;
         if let Some((kk, _)) = &key {
             let lay = self.lay;
-            let run = self.trump_run();
-            if let Some((tlo, thi, mv)) =
-                self.tt.probe(kk, lo, hi, |a, b| Self::dist(lay, a, b, run))
-            {
+            // the trump run is only needed for an entry of another valuation
+            let hands = self.hands;
+            let decl = self.decl;
+            let mut run = None;
+            let dist = |a, b| {
+                let r = *run.get_or_insert_with(|| Self::trump_run(lay, &hands, decl));
+                Self::dist(lay, a, b, r)
+            };
+            if let Some((tlo, thi, mv)) = self.tt.probe(kk, lo, hi, dist) {
                 lo = tlo;
                 hi = thi;
                 revisit = true;
@@ -1359,16 +1375,15 @@ impl<'a> Searcher<'a> {
         let old_leader = self.leader;
         self.search_moves(moves, maximizing, alpha, beta, |s, c, alpha, beta| {
             let w = if cont >> c & 1 != 0 && c > wc { p } else { ws };
-            let gain = if w == s.decl {
-                tp + lay.points[c as usize] as i32
-            } else {
-                0
-            };
+            let won = tp + lay.points[c as usize] as i32;
+            let gain = if w == s.decl { won } else { 0 };
             s.hands[p] &= !(1 << c);
             s.trick[2] = c;
             s.leader = w;
             s.tlen = 0;
+            s.in_play -= won;
             let v = gain + s.ab(alpha - gain, beta - gain);
+            s.in_play += won;
             s.leader = old_leader;
             s.trick = [t0, t1, c];
             s.tlen = 2;
@@ -1439,8 +1454,11 @@ impl<'a> Searcher<'a> {
         n
     }
 
+    /// Plays `c` for `p` in a null game, searches on and takes it back (suit and grand go
+    /// through their own card loops).
     #[inline]
     fn play_and_search(&mut self, p: usize, c: u8, alpha: i32, beta: i32) -> i32 {
+        debug_assert!(self.null);
         self.hands[p] &= !(1 << c);
         self.trick[self.tlen] = c;
         self.tlen += 1;
@@ -1452,32 +1470,20 @@ impl<'a> Searcher<'a> {
             let saved = self.trick;
             self.leader = w;
             self.tlen = 0;
-            if self.null {
-                if w == self.decl {
-                    self.nodes += 1;
-                    self.rel = 0;
-                    v = 10 - self.hands[0].count_ones() as i32;
-                } else {
-                    v = self.ab(alpha, beta);
-                }
-                if self.part {
-                    // the winner won by rank if another card of the led suit is in the trick
-                    let lg = self.lay.follow_mask(saved[0] as u32);
-                    let led = (1u32 << saved[0] | 1 << saved[1] | 1 << saved[2]) & lg;
-                    if led & (led - 1) != 0 {
-                        self.rel |= 1 << saved[wi];
-                    }
-                }
+            if w == self.decl {
+                self.nodes += 1;
+                self.rel = 0;
+                v = 10 - self.hands[0].count_ones() as i32;
             } else {
-                let gain = if w == self.decl {
-                    let pts = &self.lay.points;
-                    pts[saved[0] as usize] as i32
-                        + pts[saved[1] as usize] as i32
-                        + pts[saved[2] as usize] as i32
-                } else {
-                    0
-                };
-                v = gain + self.ab(alpha - gain, beta - gain);
+                v = self.ab(alpha, beta);
+            }
+            if self.part {
+                // the winner won by rank if another card of the led suit is in the trick
+                let lg = self.lay.follow_mask(saved[0] as u32);
+                let led = (1u32 << saved[0] | 1 << saved[1] | 1 << saved[2]) & lg;
+                if led & (led - 1) != 0 {
+                    self.rel |= 1 << saved[wi];
+                }
             }
             self.leader = old_leader;
             self.trick = saved;

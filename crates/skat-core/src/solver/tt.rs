@@ -305,7 +305,7 @@ impl Tt {
         key: &Key,
         mut lo: i32,
         mut hi: i32,
-        dist: impl Fn(u32, u32) -> (i32, i32),
+        mut dist: impl FnMut(u32, u32) -> (i32, i32),
     ) -> Option<(i32, i32, u8)> {
         let (b, n) = self.lines_of(key);
         let mut found = false;
