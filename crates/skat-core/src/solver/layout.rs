@@ -45,6 +45,12 @@ pub struct Layout {
     /// The cards that share their point value with another card of their group (9-8-7,
     /// jacks; every card in null): the only ones that can be equivalent to another.
     pub same_points: u32,
+    /// The cards that can be equivalent to the next card up: those below the top of a *run*,
+    /// a maximal sequence of at least two cards adjacent in power in one follow group with
+    /// equal points (suit and grand: the 7 8 9 of each suit and the jacks; null: each suit).
+    pub run_inner: u32,
+    /// The length of the longest run less one.
+    pub run_depth: u32,
     /// Lowest bit of each group.
     pub group_base: [u8; MAX_GROUPS],
     /// Number of cards of each group.
@@ -151,6 +157,20 @@ impl Layout {
                 }
             }
         }
+        let (mut run_inner, mut run_depth) = (0u32, 0u32);
+        let mut c = 0;
+        while c < 32 {
+            let mut e = c + 1;
+            while e < 32 && follow[e] == follow[c] && points[e] == points[c] {
+                e += 1;
+            }
+            // cards c..e form a run (of one card when e = c + 1)
+            for b in c..e - 1 {
+                run_inner |= 1 << b;
+            }
+            run_depth = run_depth.max((e - c - 1) as u32);
+            c = e;
+        }
         let mut byte_points = [[0u8; 256]; 4];
         for (i, tab) in byte_points.iter_mut().enumerate() {
             for (b, x) in tab.iter_mut().enumerate() {
@@ -168,6 +188,8 @@ impl Layout {
             group_mask,
             follow,
             same_points,
+            run_inner,
+            run_depth,
             group_base,
             group_width,
             key_width,
