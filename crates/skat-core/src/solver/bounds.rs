@@ -61,46 +61,33 @@ pub fn declarer_lower(lay: &Layout, h: &[u32; 3], decl: usize) -> i32 {
     let hd = h[decl];
     let def = h[d1] | h[d2];
     let t = lay.trumps;
-    let mut n = 0u32;
-    let mut pts = 0i32;
-    let mut r = 0u32;
-    if t != 0 {
-        let mine = above_all(hd & t, def & t);
-        r = mine.count_ones();
-        pts += lay.points_of(mine);
-        n += r;
-    }
+    // the cashed cards and their number
+    let mut sure = above_all(hd & t, def & t);
+    let r = sure.count_ones();
+    let mut n = r;
     let t1 = (h[d1] & t).count_ones().saturating_sub(r);
     let t2 = (h[d2] & t).count_ones().saturating_sub(r);
-    for g in 0..lay.ngroups {
-        if g == lay.trump_group {
-            continue;
-        }
-        let gm = lay.group_mask[g];
+    // the plain groups lie below the trump group (all groups in a layout without trumps)
+    for &gm in &lay.group_mask[..lay.trump_group.min(lay.ngroups)] {
         let mine = above_all(hd & gm, def & gm);
         if mine == 0 {
             continue;
         }
-        let lim1 = if t1 == 0 {
-            u32::MAX
-        } else {
-            (h[d1] & gm).count_ones()
-        };
-        let lim2 = if t2 == 0 {
-            u32::MAX
-        } else {
-            (h[d2] & gm).count_ones()
-        };
-        let s = mine.count_ones().min(lim1).min(lim2);
-        if s > 0 {
-            pts += lay.points_of(top_n(mine, s));
-            n += s;
+        let c = mine.count_ones();
+        let mut s = c;
+        if t1 != 0 {
+            s = s.min((h[d1] & gm).count_ones());
         }
+        if t2 != 0 {
+            s = s.min((h[d2] & gm).count_ones());
+        }
+        sure |= if s == c { mine } else { top_n(mine, s) };
+        n += s;
     }
     if n == 0 {
         return 0;
     }
-    pts + lay.min_points(h[d1], n) + lay.min_points(h[d2], n)
+    lay.points_of(sure) + lay.min_points(h[d1], n) + lay.min_points(h[d2], n)
 }
 
 /// The card the partner plays under `c` (led group `gm`), and whether the run must stop
@@ -119,17 +106,7 @@ fn partner_card(lay: &Layout, hp: u32, c: u32, gm: u32) -> (u32, bool) {
         // void: discard a plain card of another group (never wins); only trumps: ruffs
         let plain = hp & !lay.trumps & !gm;
         if plain != 0 {
-            // throw the most valuable plain card
-            let mut best = highest(plain);
-            let mut m = plain;
-            while m != 0 {
-                let b = m.trailing_zeros();
-                m &= m - 1;
-                if lay.points[b as usize] > lay.points[best as usize] {
-                    best = b;
-                }
-            }
-            (best, false)
+            (most_valuable(lay, plain), false)
         } else if hp != 0 {
             (highest(hp), gm != lay.trumps)
         } else {
@@ -138,15 +115,34 @@ fn partner_card(lay: &Layout, hp: u32, c: u32, gm: u32) -> (u32, bool) {
     }
 }
 
-/// One cashed trick of the defenders' bound: the leader's sure winner `c` of group `group`
-/// plus the card the partner adds (taken out of `hp`). Returns whether the count must stop
-/// (see [`partner_card`]).
+/// The most valuable card of the non-empty `m`: its highest card if that is worth the most,
+/// else the lowest of the cards worth the most.
 #[inline]
-fn cash(lay: &Layout, hp: &mut u32, pts: &mut i32, c: u32, group: u32) -> bool {
+fn most_valuable(lay: &Layout, m: u32) -> u32 {
+    let top = highest(m);
+    let mut best = m & lay.zero_points;
+    for &(rm, _) in lay.rank_masks.iter().rev() {
+        if m & rm != 0 {
+            best = m & rm;
+            break;
+        }
+    }
+    if best >> top & 1 != 0 {
+        top
+    } else {
+        best.trailing_zeros()
+    }
+}
+
+/// One cashed trick of the defenders' bound: the leader's sure winner `c` of group `group`
+/// plus the card the partner adds (taken out of `hp`), both added to `won`. Returns whether
+/// the count must stop (see [`partner_card`]).
+#[inline]
+fn cash(lay: &Layout, hp: &mut u32, won: &mut u32, c: u32, group: u32) -> bool {
     let (p, stop) = partner_card(lay, *hp, c, group);
-    *pts += lay.points[c as usize] as i32;
+    *won |= 1 << c;
     if p < 32 {
-        *pts += lay.points[p as usize] as i32;
+        *won |= 1 << p;
         *hp &= !(1 << p);
     }
     stop
@@ -160,28 +156,21 @@ pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i
     let mut hp = h[partner];
     let t = lay.trumps;
     let mut n = 0u32;
-    let mut pts = 0i32;
-    let mut r = 0u32;
+    let mut won = 0u32;
     let mut stop = false;
-    if t != 0 {
-        let mut cand = above_all(hl & t, hd & t);
-        while cand != 0 && !stop {
-            let c = highest(cand);
-            cand &= !(1 << c);
-            stop = cash(lay, &mut hp, &mut pts, c, t);
-            n += 1;
-            r += 1;
-        }
+    let mut cand = above_all(hl & t, hd & t);
+    while cand != 0 && !stop {
+        let c = highest(cand);
+        cand &= !(1 << c);
+        stop = cash(lay, &mut hp, &mut won, c, t);
+        n += 1;
     }
-    let td = (hd & t).count_ones().saturating_sub(r);
-    for g in 0..lay.ngroups {
+    let td = (hd & t).count_ones().saturating_sub(n);
+    // the plain groups lie below the trump group (all groups in a layout without trumps)
+    for &gm in &lay.group_mask[..lay.trump_group.min(lay.ngroups)] {
         if stop {
             break;
         }
-        if g == lay.trump_group {
-            continue;
-        }
-        let gm = lay.group_mask[g];
         let dg = hd & gm;
         let cd = dg.count_ones();
         let mut cand = above_all(hl & gm, dg);
@@ -193,14 +182,14 @@ pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i
             }
             let c = highest(cand);
             cand &= !(1 << c);
-            stop = cash(lay, &mut hp, &mut pts, c, gm);
+            stop = cash(lay, &mut hp, &mut won, c, gm);
             n += 1;
         }
     }
     if n == 0 {
         return 0;
     }
-    pts + lay.min_points(hd, n)
+    lay.points_of(won) + lay.min_points(hd, n)
 }
 
 /// Lower bounds from trumps that cannot be beaten, valid whoever leads: a trump above every

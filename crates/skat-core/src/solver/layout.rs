@@ -67,9 +67,9 @@ pub struct Layout {
     /// Card points by internal bit (all 0 in null: points never matter there).
     pub points: [u8; 32],
     /// Point mask per point value, for fast sums: `points_of(m)`.
-    rank_masks: [(u32, u8); 5],
+    pub rank_masks: [(u32, u8); 5],
     /// The cards worth no points.
-    zero_points: u32,
+    pub zero_points: u32,
     /// Card points of each byte of a mask (`points_of` by four table look-ups).
     byte_points: [[u8; 256]; 4],
 }
