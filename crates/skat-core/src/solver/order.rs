@@ -28,9 +28,11 @@ pub fn collapse(lay: &Layout, legal: u32, hand: u32, live: u32) -> u32 {
     debug_assert!(legal & !hand == 0 && hand & !live == 0);
     let up_legal = legal >> 1;
     let up_gap = !live >> 1;
-    let mut next = 0u32;
-    for _ in 0..lay.run_depth {
-        next = (up_legal | up_gap & next >> 1) & lay.run_inner;
+    let step = |next: u32| (up_legal | up_gap & next >> 1) & lay.run_inner;
+    // suit and grand: runs of at most four cards (the jacks); null: eight
+    let mut next = step(step(step(0)));
+    for _ in 3..lay.run_depth {
+        next = step(next);
     }
     legal & !next
 }
