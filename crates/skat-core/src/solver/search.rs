@@ -727,6 +727,13 @@ impl<'a> Searcher<'a> {
             let (up, down) = Self::spread_of(lay, v1, v2);
             return (-down, up);
         }
+        let jacks = JACK_COUNT[(v1 >> 28) as usize];
+        if run.unsigned_abs() <= jacks as u32 && jacks == JACK_COUNT[(v2 >> 28) as usize] {
+            // the certain winners are jacks on both sides, paired with each other (all worth
+            // 2): they shift nothing, and the rest pair as without them
+            let (up, down) = Self::spread_of(lay, v1, v2);
+            return (-down, up);
+        }
         // suit: the trump group (trump suit and jacks) at bits 21..32
         let top1 = bounds::top_n(v1 >> 21, run.unsigned_abs()) << 21;
         let top2 = bounds::top_n(v2 >> 21, run.unsigned_abs()) << 21;
