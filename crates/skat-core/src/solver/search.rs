@@ -755,16 +755,47 @@ impl<'a> Searcher<'a> {
         // equally many in both: no distance)
         let d7 = |shift: u32| DIST7[((v1 >> shift & 0x7F) << 7 | (v2 >> shift & 0x7F)) as usize];
         let mut d = d7(0) as u32 + d7(7) as u32 + d7(14) as u32;
-        if lay.trump_group == 3
-            && JACK_COUNT[(v1 >> 28) as usize] != JACK_COUNT[(v2 >> 28) as usize]
-        {
-            // jack counts differ: the pairing mixes jacks with the trump suit's cards
-            let (u, w) = Self::dist_slow(lay, 3, v1 >> 21 & 0x7FF, v2 >> 21 & 0x7FF);
-            return ((d & 0xFF) as i32 + u, (d >> 8) as i32 + w);
+        if lay.trump_group == 3 {
+            let (j1, j2) = (
+                JACK_COUNT[(v1 >> 28) as usize] as u32,
+                JACK_COUNT[(v2 >> 28) as usize] as u32,
+            );
+            if j1 != j2 {
+                // jack counts differ: the side with more jacks pairs its extra ones with the
+                // other side's top trump-suit cards, the rest pair in order
+                let (l1, l2) = (v1 >> 21 & 0x7F, v2 >> 21 & 0x7F);
+                let (u, w) = if j1 > j2 {
+                    Self::extra_jacks(l1, l2, j1 - j2)
+                } else {
+                    let (u, w) = Self::extra_jacks(l2, l1, j2 - j1);
+                    (w, u)
+                };
+                return ((d & 0xFF) as i32 + u, (d >> 8) as i32 + w);
+            }
         }
         d += d7(21) as u32;
         // the low bytes sum to at most 4 * 28 < 256: no carry into the high byte
         ((d & 0xFF) as i32, (d >> 8) as i32)
+    }
+
+    /// The `(up, down)` spread of the trump groups of a suit game when the first holds `extra`
+    /// more jacks (worth 2) than the second: `a` and `b` are their trump suits' seven cards
+    /// (bits 7 8 9 Q K T A, points 0 0 0 3 4 10 11). The extra jacks pair with `b`'s top
+    /// `extra` cards, the rest of `b` with all of `a`, in order.
+    #[inline]
+    fn extra_jacks(a: u32, b: u32, extra: u32) -> (i32, i32) {
+        let top = bounds::top_n(b, extra);
+        let d = DIST7[(a << 7 | (b & !top)) as usize] as i32;
+        // a jack against a 7, 8 or 9 gains 2; against a Q, K, T or A it loses the difference
+        let zeros = (top & 0b111).count_ones() as i32;
+        let rest = top & !0b111;
+        let rest_pts = 3 * (rest >> 3 & 1) as i32
+            + 4 * (rest >> 4 & 1) as i32
+            + 10 * (rest >> 5 & 1) as i32
+            + 11 * (rest >> 6 & 1) as i32;
+        let up = (d & 0xFF) + 2 * zeros;
+        let down = (d >> 8) + rest_pts - 2 * rest.count_ones() as i32;
+        (up, down)
     }
 
     /// The certain-winner run of a suit-game position (see [`Searcher::dist`]): the number
@@ -790,24 +821,6 @@ impl<'a> Searcher<'a> {
             let stop = if hd == 0 { 0 } else { 2u32 << hi_bit(hd) };
             -((def & !stop.wrapping_sub(1)).count_ones() as i32)
         }
-    }
-
-    fn dist_slow(lay: &Layout, g: usize, mut a: u32, mut b: u32) -> (i32, i32) {
-        let base = lay.group_base[g] as usize;
-        let (mut up, mut down) = (0, 0);
-        while a != 0 && b != 0 {
-            let x = hi_bit(a);
-            let y = hi_bit(b);
-            a &= !(1 << x);
-            b &= !(1 << y);
-            let diff = lay.points[base + x as usize] as i32 - lay.points[base + y as usize] as i32;
-            if diff > 0 {
-                up += diff;
-            } else {
-                down -= diff;
-            }
-        }
-        (up, down)
     }
 
     /// Reference implementation of [`Searcher::dist`] (for tests): pairs card by card.
