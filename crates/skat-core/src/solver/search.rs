@@ -641,25 +641,23 @@ impl<'a> Searcher<'a> {
         let all = rot[0] | rot[1] | rot[2];
         let lo_m = rot[0] | rot[2];
         let hi_m = rot[1] | rot[2];
-        // a plain slot: code << 8 | remaining cards (the sort key), group number
-        let plain = |g: u32| {
-            (
-                code7(lo_m, hi_m, 7 * g) << 8 | (all >> (7 * g) & 0x7F),
-                g as u8,
-            )
+        // a plain slot packed for sorting: code (13 bits), remaining cards (7), and 3 - group
+        // (2), so that equal codes and valuations keep the lower group first (a stable sort)
+        let plain = |g: u32| code7(lo_m, hi_m, 7 * g) << 9 | (all >> (7 * g) & 0x7F) << 2 | (3 - g);
+        // descending compare-exchange, branch-free
+        let cx = |s: &mut [u32], i: usize| {
+            let (a, b) = (s[i], s[i + 1]);
+            s[i] = a.max(b);
+            s[i + 1] = a.min(b);
         };
-        let swap_if_less = |s: &mut [(u32, u8)], i: usize| {
-            if s[i].0 < s[i + 1].0 {
-                s.swap(i, i + 1);
-            }
-        };
-        let code = |x: (u32, u8)| (x.0 >> 8) as u64;
-        let rem = |x: (u32, u8)| x.0 & 0x7F;
+        let code = |x: u32| (x >> 9) as u64;
+        let rem = |x: u32| x >> 2 & 0x7F;
+        let group = |x: u32| 3 - (x & 3) as u8;
         if lay.trump_group == 3 {
             let mut s = [plain(0), plain(1), plain(2)];
-            swap_if_less(&mut s, 0);
-            swap_if_less(&mut s, 1);
-            swap_if_less(&mut s, 0);
+            cx(&mut s, 0);
+            cx(&mut s, 1);
+            cx(&mut s, 0);
             let trem = all >> 21;
             let low = code7(lo_m, hi_m, 21);
             let jacks = code7(lo_m, hi_m, 28);
@@ -673,15 +671,15 @@ impl<'a> Searcher<'a> {
                 val,
                 canonical: true,
             };
-            (key, [s[0].1, s[1].1, s[2].1, 3, 4])
+            (key, [group(s[0]), group(s[1]), group(s[2]), 3, 4])
         } else {
             let mut s = [plain(0), plain(1), plain(2), plain(3)];
-            swap_if_less(&mut s, 0);
-            swap_if_less(&mut s, 1);
-            swap_if_less(&mut s, 2);
-            swap_if_less(&mut s, 0);
-            swap_if_less(&mut s, 1);
-            swap_if_less(&mut s, 0);
+            cx(&mut s, 0);
+            cx(&mut s, 1);
+            cx(&mut s, 2);
+            cx(&mut s, 0);
+            cx(&mut s, 1);
+            cx(&mut s, 0);
             let jrem = all >> 28;
             let jcode = code7(lo_m, hi_m, 28);
             let k = (((((code(s[0]) << 13 | code(s[1])) << 13 | code(s[2])) << 13 | code(s[3]))
@@ -695,7 +693,7 @@ impl<'a> Searcher<'a> {
                 val,
                 canonical: true,
             };
-            (key, [s[0].1, s[1].1, s[2].1, s[3].1, 4])
+            (key, [group(s[0]), group(s[1]), group(s[2]), group(s[3]), 4])
         }
     }
 
@@ -1639,6 +1637,60 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::rules::GameType;
+
+    /// The canonical key of a suit or grand position by the general per-group loop: each
+    /// group's owners in base 3 behind a leading 1, the plain groups sorted by code, then
+    /// valuation (stable), the trump group last.
+    fn key_reference(lay: &Layout, rot: [u32; 3], tag: u64) -> (u64, u32, [u8; MAX_GROUPS]) {
+        let all = rot[0] | rot[1] | rot[2];
+        let mut codes = [0u32; MAX_GROUPS];
+        let mut rems = [0u32; MAX_GROUPS];
+        let mut sortkeys = [0u32; MAX_GROUPS];
+        for g in 0..lay.ngroups {
+            let base = lay.group_base[g] as u32;
+            let rem = (all & lay.group_mask[g]) >> base;
+            let r1 = compress(rot[1] >> base, rem);
+            let r2 = compress(rot[2] >> base, rem);
+            codes[g] =
+                POW3[rem.count_ones() as usize] + BASE3[r1 as usize] + 2 * BASE3[r2 as usize];
+            rems[g] = rem;
+            sortkeys[g] = codes[g] << 8 | rem;
+        }
+        let mut perm = IDENTITY;
+        sort_desc(&mut perm[..lay.trump_group], &sortkeys);
+        let (mut k, mut val) = (0u64, 0u32);
+        for (slot, &g) in perm.iter().enumerate().take(lay.ngroups) {
+            k = k << lay.key_width[slot] | codes[g as usize] as u64;
+            val |= rems[g as usize] << lay.group_base[slot];
+        }
+        (k << 4 | tag, val, perm)
+    }
+
+    #[test]
+    fn unrolled_key_matches_the_general_loop() {
+        let mut rng = Rng::new(11);
+        for gt in GameType::ALL.into_iter().filter(|g| !g.is_null()) {
+            let lay = Layout::get(gt);
+            for _ in 0..20_000 {
+                let mut cards: Vec<u32> = (0..32).collect();
+                rng.shuffle(&mut cards);
+                let k = 1 + rng.below(10) as usize;
+                let mut rot = [0u32; 3];
+                for (i, h) in rot.iter_mut().enumerate() {
+                    for &c in &cards[i * k..(i + 1) * k] {
+                        *h |= 1 << c;
+                    }
+                }
+                let tag = rng.below(16);
+                let (key, perm) = Searcher::key_suit_grand(lay, rot, tag);
+                assert_eq!(
+                    (key.a, key.val, perm),
+                    key_reference(lay, rot, tag),
+                    "{gt} {rot:x?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn fast_distance_matches_pairwise_distance() {
