@@ -70,6 +70,8 @@ pub struct Layout {
     pub rank_masks: [(u32, u8); 5],
     /// The cards worth no points.
     pub zero_points: u32,
+    /// The cards by points, ascending: worth 0, 2, 3, 4, 10, 11 (null: all cards first).
+    pub point_classes: [u32; 6],
     /// Card points of each byte of a mask (`points_of` by four table look-ups).
     byte_points: [[u8; 256]; 4],
 }
@@ -199,6 +201,14 @@ impl Layout {
             points,
             rank_masks,
             zero_points: !rank_masks.iter().fold(0, |a, &(rm, _)| a | rm),
+            point_classes: [
+                !rank_masks.iter().fold(0, |a, &(rm, _)| a | rm),
+                rank_masks[0].0,
+                rank_masks[1].0,
+                rank_masks[2].0,
+                rank_masks[3].0,
+                rank_masks[4].0,
+            ],
             byte_points,
         }
     }

@@ -1372,24 +1372,43 @@ impl<'a> Searcher<'a> {
         let tp = lay.points[t0 as usize] as i32 + lay.points[t1 as usize] as i32;
         let maximizing = p == self.decl;
         let ours = |s: usize| (s == self.decl) == maximizing;
+        let reps = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
+            let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << t0 | 1 << t1;
+            collapse(lay, legal, hand, live)
+        } else {
+            legal
+        };
         let mut moves = [(0i32, 0u32); 10];
-        let n = self.move_list(
-            legal,
-            hand,
-            self.hands[0] | self.hands[1] | self.hands[2] | 1 << t0 | 1 << t1,
-            &mut moves,
-        );
-        let moves = &mut moves[..n];
-        if self.opt.move_ordering && n > 1 {
-            for mv in moves.iter_mut() {
-                let c = mv.1;
-                let pts = lay.points[c as usize] as i32;
-                let beats = cont >> c & 1 != 0 && c > wc as u32;
-                let w = if beats { p } else { ws };
-                mv.0 = if ours(w) { 10 + tp + pts } else { -2 * pts };
+        let mut n = 0;
+        let mut push = |m: u32| {
+            let mut m = m;
+            while m != 0 {
+                let c = hi_bit(m);
+                m &= !(1 << c);
+                moves[n].1 = c;
+                n += 1;
             }
-            moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        };
+        if self.opt.move_ordering && reps & reps.wrapping_sub(1) != 0 {
+            // the cards whose side wins the trick first, the most valuable first, then those
+            // that lose it, the cheapest first; equal points in descending card order (what
+            // sorting by 10 plus the trick's points, or minus twice the card's points, gave)
+            let beat = reps & cont & !(2u32 << wc).wrapping_sub(1);
+            let (win, lose) = if ours(ws) {
+                (reps, 0)
+            } else {
+                (beat, reps & !beat)
+            };
+            for &class in lay.point_classes.iter().rev() {
+                push(win & class);
+            }
+            for &class in &lay.point_classes {
+                push(lose & class);
+            }
+        } else {
+            push(reps);
         }
+        let moves = &mut moves[..n];
         let old_leader = self.leader;
         self.search_moves(moves, maximizing, alpha, beta, |s, c, alpha, beta| {
             let w = if cont >> c & 1 != 0 && c > wc { p } else { ws };
