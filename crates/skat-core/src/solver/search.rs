@@ -37,6 +37,8 @@ const PARTNER_TOP_LEAD: i32 = 12;
 /// penalty for leading a trump that is not the top one (was 4) by coordinate descent on 9 x 40
 /// positions: -4.7% there, -6.3% on seeds 31-35.
 const BEAT_SECOND: i32 = 11;
+// the order of the second cards (`Searcher::second_cards`) is written out for this value
+const _: () = assert!(BEAT_SECOND == 11);
 /// MTD(f): after a successful probe the next one tests this many points above its fail-soft
 /// value (1 is plain MTD(f)). Measured on 5 x 40 positions at 30 cards: analyze nodes -2.4% to
 /// -6.8% with 4; 2, 3, 5, 6, 8 and 16 gain less, steps growing with repeated successes, a
@@ -1296,48 +1298,75 @@ impl<'a> Searcher<'a> {
         let hand = self.hands[p];
         let legal = lay.legal(hand, Some(lead));
         let maximizing = p == self.decl;
+        let reps = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
+            let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << lead;
+            collapse(lay, legal, hand, live)
+        } else {
+            legal
+        };
         let mut moves = [(0i32, 0u32); 10];
-        let n = self.move_list(
-            legal,
-            hand,
-            self.hands[0] | self.hands[1] | self.hands[2] | 1 << lead,
-            &mut moves,
-        );
-        let moves = &mut moves[..n];
-        if self.opt.move_ordering && n > 1 {
-            let cont = lay.contenders(lead);
-            let l3c = lay.legal(self.hands[third], Some(lead)) & cont;
-            let lp = lay.points[lead as usize] as i32;
+        let mut n = 0;
+        let mut push = |m: u32| {
+            let mut m = m;
+            while m != 0 {
+                let c = hi_bit(m);
+                m &= !(1 << c);
+                moves[n].1 = c;
+                n += 1;
+            }
+        };
+        if self.opt.move_ordering && reps & reps.wrapping_sub(1) != 0 {
+            // The scores, by kind of card (pts: the card's points, lp: the lead's):
+            // settled, the trick ours: 10 + lp + pts; beats the lead, not settled:
+            // BEAT_SECOND - pts = 11 - pts; does not beat it, not settled: -pts; settled, the
+            // trick theirs: -2 pts. Cards come out in descending score, equal scores in
+            // descending card order (what the sort by score gave).
             let ours = |s: usize| (s == self.decl) == maximizing;
             let (ours_third, ours_leader) = (ours(third), ours(self.leader));
-            for mv in moves.iter_mut() {
-                let c = mv.1;
-                let pts = lay.points[c as usize] as i32;
-                let beats = cont >> c & 1 != 0 && c > lead as u32;
-                let (nwc, ours_w) = if beats {
-                    (c, true)
-                } else {
-                    (lead as u32, ours_leader)
-                };
-                // the trick's winner is known: nobody left who can beat it, or a defender
-                // second to play beats the declarer's lead with the partner still to come
-                let settled = l3c & !((2u32 << nwc).wrapping_sub(1)) == 0
-                    || nwc == 31
-                    || (ours_third && ours_w);
-                mv.0 = if settled {
-                    if ours_w {
-                        10 + pts + lp
-                    } else {
-                        -2 * pts
-                    }
-                } else if ours_third || !beats {
-                    -pts
-                } else {
-                    BEAT_SECOND - pts
-                };
+            let cont = lay.contenders(lead);
+            let l3c = lay.legal(self.hands[third], Some(lead)) & cont;
+            let above = |c: u32| !(2u32 << c).wrapping_sub(1);
+            let beat = reps & cont & above(lead as u32);
+            let others = reps & !beat;
+            // a beating card is settled when the third player cannot beat it (or is ours)
+            let settled_beat = if ours_third || l3c == 0 {
+                beat
+            } else {
+                beat & above(hi_bit(l3c))
+            };
+            let open_beat = beat & !settled_beat;
+            let others_settled =
+                l3c & above(lead as u32) == 0 || lead == 31 || (ours_third && ours_leader);
+            let (won, rest) = if others_settled && ours_leader {
+                (settled_beat | others, 0)
+            } else {
+                (settled_beat, others)
+            };
+            let [c0, c2, c3, c4, c10, c11] = lay.point_classes;
+            for class in [c11, c10, c4, c3, c2] {
+                push(won & class);
             }
-            moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+            // 10 + lp for a settled zero-point card: below 11 (an open beating 7 8 9) when
+            // the lead is worth nothing
+            if lay.points[lead as usize] != 0 {
+                push(won & c0);
+                push(open_beat & c0);
+            } else {
+                push(open_beat & c0);
+                push(won & c0);
+            }
+            for class in [c2, c3, c4, c10] {
+                push(open_beat & class);
+            }
+            // score 0: an open beating ace and the rest's zero-point cards
+            push(open_beat & c11 | rest & c0);
+            for class in [c2, c3, c4, c10, c11] {
+                push(rest & class);
+            }
+        } else {
+            push(reps);
         }
+        let moves = &mut moves[..n];
         self.search_moves(moves, maximizing, alpha, beta, |s, c, alpha, beta| {
             s.hands[p] &= !(1 << c);
             s.trick[1] = c;
