@@ -1343,25 +1343,33 @@ impl<'a> Searcher<'a> {
                 (settled_beat, others)
             };
             let [c0, c2, c3, c4, c10, c11] = lay.point_classes;
-            for class in [c11, c10, c4, c3, c2] {
-                push(won & class);
+            if won & !c0 != 0 {
+                for class in [c11, c10, c4, c3, c2] {
+                    push(won & class);
+                }
             }
-            // 10 + lp for a settled zero-point card: below 11 (an open beating 7 8 9) when
-            // the lead is worth nothing
-            if lay.points[lead as usize] != 0 {
+            if open_beat == 0 {
                 push(won & c0);
-                push(open_beat & c0);
             } else {
-                push(open_beat & c0);
-                push(won & c0);
-            }
-            for class in [c2, c3, c4, c10] {
-                push(open_beat & class);
+                // 10 + lp for a settled zero-point card: below 11 (an open beating 7 8 9)
+                // when the lead is worth nothing
+                if lay.points[lead as usize] != 0 {
+                    push(won & c0);
+                    push(open_beat & c0);
+                } else {
+                    push(open_beat & c0);
+                    push(won & c0);
+                }
+                for class in [c2, c3, c4, c10] {
+                    push(open_beat & class);
+                }
             }
             // score 0: an open beating ace and the rest's zero-point cards
             push(open_beat & c11 | rest & c0);
-            for class in [c2, c3, c4, c10, c11] {
-                push(rest & class);
+            if rest & !c0 != 0 {
+                for class in [c2, c3, c4, c10, c11] {
+                    push(rest & class);
+                }
             }
         } else {
             push(reps);
@@ -1428,11 +1436,15 @@ impl<'a> Searcher<'a> {
             } else {
                 (beat, reps & !beat)
             };
-            for &class in lay.point_classes.iter().rev() {
-                push(win & class);
+            if win != 0 {
+                for &class in lay.point_classes.iter().rev() {
+                    push(win & class);
+                }
             }
-            for &class in &lay.point_classes {
-                push(lose & class);
+            if lose != 0 {
+                for &class in &lay.point_classes {
+                    push(lose & class);
+                }
             }
         } else {
             push(reps);
