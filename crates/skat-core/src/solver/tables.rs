@@ -90,11 +90,19 @@ fn two_tricks(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool
                 mc &= mc - 1;
                 let xc = (hc & !(1 << c)).trailing_zeros();
                 let w1 = winner3(cont, a, b, c);
-                // the last trick, led by the first trick's winner
-                let rest = [xa, xb, xc];
-                let (p, q, r) = (rest[w1], rest[m3(w1 + 1)], rest[m3(w1 + 2)]);
-                let cont2 = lay.trumps | lay.follow_mask(p);
-                let w2 = m3(w1 + winner3(cont2, p, q, r));
+                // the last trick, led by the first trick's winner: won by the highest of its
+                // cards that can win (trumps and the led group)
+                let led = [xa, xb, xc][w1];
+                let top = 31
+                    - ((1u32 << xa | 1 << xb | 1 << xc) & (lay.trumps | lay.follow_mask(led)))
+                        .leading_zeros();
+                let w2 = if top == xa {
+                    0
+                } else if top == xb {
+                    1
+                } else {
+                    2
+                };
                 let v = if null {
                     if w1 == d {
                         9
