@@ -1202,7 +1202,7 @@ impl<'a> Searcher<'a> {
     #[inline(always)]
     fn search_moves(
         &mut self,
-        moves: &[(i32, u32)],
+        cards: &[u8],
         maximizing: bool,
         mut alpha: i32,
         mut beta: i32,
@@ -1210,8 +1210,7 @@ impl<'a> Searcher<'a> {
     ) -> (i32, u8) {
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
         let mut best_mv = 0xFF;
-        for &(_, c) in moves {
-            let c = c as u8;
+        for &c in cards {
             let v = child(self, c, alpha, beta);
             if maximizing {
                 if v > best {
@@ -1270,7 +1269,11 @@ impl<'a> Searcher<'a> {
             }
             moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         }
-        self.search_moves(moves, maximizing, alpha, beta, |s, c, alpha, beta| {
+        let mut cards = [0u8; 10];
+        for (card, m) in cards.iter_mut().zip(moves.iter()) {
+            *card = m.1 as u8;
+        }
+        self.search_moves(&cards[..n], maximizing, alpha, beta, |s, c, alpha, beta| {
             s.hands[p] &= !(1 << c);
             s.trick[0] = c;
             s.tlen = 1;
@@ -1304,14 +1307,14 @@ impl<'a> Searcher<'a> {
         } else {
             legal
         };
-        let mut moves = [(0i32, 0u32); 10];
+        let mut cards = [0u8; 10];
         let mut n = 0;
         let mut push = |m: u32| {
             let mut m = m;
             while m != 0 {
                 let c = hi_bit(m);
                 m &= !(1 << c);
-                moves[n].1 = c;
+                cards[n] = c as u8;
                 n += 1;
             }
         };
@@ -1374,8 +1377,7 @@ impl<'a> Searcher<'a> {
         } else {
             push(reps);
         }
-        let moves = &mut moves[..n];
-        self.search_moves(moves, maximizing, alpha, beta, |s, c, alpha, beta| {
+        self.search_moves(&cards[..n], maximizing, alpha, beta, |s, c, alpha, beta| {
             s.hands[p] &= !(1 << c);
             s.trick[1] = c;
             s.tlen = 2;
@@ -1415,14 +1417,14 @@ impl<'a> Searcher<'a> {
         } else {
             legal
         };
-        let mut moves = [(0i32, 0u32); 10];
+        let mut cards = [0u8; 10];
         let mut n = 0;
         let mut push = |m: u32| {
             let mut m = m;
             while m != 0 {
                 let c = hi_bit(m);
                 m &= !(1 << c);
-                moves[n].1 = c;
+                cards[n] = c as u8;
                 n += 1;
             }
         };
@@ -1449,9 +1451,8 @@ impl<'a> Searcher<'a> {
         } else {
             push(reps);
         }
-        let moves = &mut moves[..n];
         let old_leader = self.leader;
-        self.search_moves(moves, maximizing, alpha, beta, |s, c, alpha, beta| {
+        self.search_moves(&cards[..n], maximizing, alpha, beta, |s, c, alpha, beta| {
             let w = if cont >> c & 1 != 0 && c > wc { p } else { ws };
             let won = tp + lay.points[c as usize] as i32;
             let gain = if w == s.decl { won } else { 0 };
