@@ -226,6 +226,12 @@ impl Layout {
         self.follow[(c & 31) as usize]
     }
 
+    /// The card points of internal card `c` (the index masked: no bounds check).
+    #[inline(always)]
+    pub fn pts(&self, c: u32) -> i32 {
+        self.points[(c & 31) as usize] as i32
+    }
+
     /// External card set -> internal mask.
     pub fn to_internal(&self, cards: Cards) -> u32 {
         let mut m = 0u32;

@@ -1356,7 +1356,7 @@ impl<'a> Searcher<'a> {
             } else {
                 // 10 + lp for a settled zero-point card: below 11 (an open beating 7 8 9)
                 // when the lead is worth nothing
-                if lay.points[lead as usize] != 0 {
+                if lay.pts(lead as u32) != 0 {
                     push(won & c0);
                     push(open_beat & c0);
                 } else {
@@ -1408,7 +1408,7 @@ impl<'a> Searcher<'a> {
         } else {
             (t0, self.leader)
         };
-        let tp = lay.points[t0 as usize] as i32 + lay.points[t1 as usize] as i32;
+        let tp = lay.pts(t0 as u32) + lay.pts(t1 as u32);
         let maximizing = p == self.decl;
         let ours = |s: usize| (s == self.decl) == maximizing;
         let reps = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
@@ -1454,7 +1454,7 @@ impl<'a> Searcher<'a> {
         let old_leader = self.leader;
         self.search_moves(&cards[..n], maximizing, alpha, beta, |s, c, alpha, beta| {
             let w = if cont >> c & 1 != 0 && c > wc { p } else { ws };
-            let won = tp + lay.points[c as usize] as i32;
+            let won = tp + lay.pts(c as u32);
             let gain = if w == s.decl { won } else { 0 };
             s.hands[p] &= !(1 << c);
             s.trick[2] = c;
@@ -1605,7 +1605,7 @@ impl<'a> Searcher<'a> {
     /// [`Searcher::second_cards`] and [`Searcher::last_cards`]).
     fn score_lead(&self, p: usize, c: u8) -> i32 {
         let lay = self.lay;
-        let pts = lay.points[c as usize] as i32;
+        let pts = lay.pts(c as u32);
         let decl_side = p == self.decl;
         let ours = |s: usize| (s == self.decl) == decl_side;
         let gm = lay.follow_mask(c as u32);

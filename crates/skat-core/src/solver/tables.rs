@@ -62,7 +62,7 @@ fn two_tricks(lay: &Layout, h: &[u32; 3], leader: usize, decl: usize, null: bool
     let (ha, hb, hc) = (h[leader], h[m3(leader + 1)], h[m3(leader + 2)]);
     let d = m3(decl + 3 - leader);
     let total = if null { 0 } else { lay.points_of(ha | hb | hc) };
-    let pts = |x: u32| lay.points[x as usize] as i32;
+    let pts = |x: u32| lay.pts(x);
     // the range of values: a player who reaches his end of it needs to look no further
     let (vmin, vmax) = if null { (9, 11) } else { (0, total) };
     let done = |max: bool, best: i32| if max { best == vmax } else { best == vmin };
