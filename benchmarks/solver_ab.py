@@ -1,11 +1,11 @@
 """Compare the solver of two revisions: node counts and interleaved timings.
 
 Builds the ``solver_probe`` example of each revision (a git revision, or ``.`` for the working
-tree) in its own target directory, then runs the two binaries alternately, ``--repeat`` times
-per seed, on the same positions (30 cards, suit and grand; ``solve`` then ``analyze`` with a
-cleared table). Node counts are deterministic, so any difference is a change of search
-behaviour; times on a shared machine are noisy, so only the median ratio of the interleaved
-runs is reported (with its range).
+tree) in its own target directory, then runs the two binaries alternately (in turn first and
+second), ``--repeat`` times per seed, on the same positions (30 cards, suit and grand;
+``solve`` then ``analyze`` with a cleared table). Node counts are deterministic, so any
+difference is a change of search behaviour; times on a shared machine are noisy, so only the
+median ratio of the interleaved runs is reported (with its range).
 
     python benchmarks/solver_ab.py HEAD~1 . --positions 40 --seeds 1,2,3 --repeat 5
 """
@@ -107,9 +107,13 @@ def main() -> None:
         probes = [build_probe(rev, work, tag) for rev, tag in ((args.a, "a"), (args.b, "b"))]
         sides = {s: (Side(), Side()) for s in seeds}
         with console.status("timing, the two builds alternating..."):
-            for _ in range(args.repeat):
+            for i in range(args.repeat):
                 for s in seeds:
-                    for probe, side in zip(probes, sides[s], strict=True):
+                    pairs = list(zip(probes, sides[s], strict=True))
+                    # A then B, then B then A: a build that always ran second would carry the
+                    # machine's drift within a pair (about 1% here, measured with one build
+                    # under both names)
+                    for probe, side in pairs if i % 2 == 0 else reversed(pairs):
                         side.run(probe, args.positions, s)
     table = Table(
         title=f"solver {args.a} -> {args.b}: analyze, {args.positions} positions per seed,"
