@@ -188,6 +188,28 @@ pub struct Searcher<'a> {
     pub nodes: u64,
 }
 
+/// The cards to search among `legal` (a subset of `hand`; `live`: every card in the hands and
+/// the current trick): one per group of equivalent cards with the option.
+#[inline(always)]
+fn searched_cards(lay: &Layout, opt: &SolverOptions, legal: u32, hand: u32, live: u32) -> u32 {
+    if legal & legal.wrapping_sub(1) != 0 && opt.collapse_equivalent {
+        collapse(lay, legal, hand, live)
+    } else {
+        legal
+    }
+}
+
+/// Appends the cards of `m` to `cards[..n]`, highest first (the search order of a card loop).
+#[inline(always)]
+fn push_cards(cards: &mut [u8; 10], n: &mut usize, mut m: u32) {
+    while m != 0 {
+        let c = hi_bit(m);
+        m &= !(1 << c);
+        cards[*n] = c as u8;
+        *n += 1;
+    }
+}
+
 /// Number of jacks in a 4-bit jack pattern.
 const JACK_COUNT: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
 
@@ -1179,11 +1201,7 @@ impl<'a> Searcher<'a> {
     /// option, in descending card order; returns how many.
     #[inline(always)]
     fn move_list(&self, legal: u32, hand: u32, live: u32, moves: &mut [(i32, u32); 10]) -> usize {
-        let mask = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
-            collapse(self.lay, legal, hand, live)
-        } else {
-            legal
-        };
+        let mask = searched_cards(self.lay, self.opt, legal, hand, live);
         let mut n = 0;
         let mut m = mask;
         while m != 0 {
@@ -1301,23 +1319,10 @@ impl<'a> Searcher<'a> {
         let hand = self.hands[p];
         let legal = lay.legal(hand, Some(lead));
         let maximizing = p == self.decl;
-        let reps = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
-            let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << lead;
-            collapse(lay, legal, hand, live)
-        } else {
-            legal
-        };
-        let mut cards = [0u8; 10];
-        let mut n = 0;
-        let mut push = |m: u32| {
-            let mut m = m;
-            while m != 0 {
-                let c = hi_bit(m);
-                m &= !(1 << c);
-                cards[n] = c as u8;
-                n += 1;
-            }
-        };
+        let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << lead;
+        let reps = searched_cards(lay, self.opt, legal, hand, live);
+        let (mut cards, mut n) = ([0u8; 10], 0);
+        let mut push = |m: u32| push_cards(&mut cards, &mut n, m);
         if self.opt.move_ordering && reps & reps.wrapping_sub(1) != 0 {
             // The scores, by kind of card (pts: the card's points, lp: the lead's):
             // settled, the trick ours: 10 + lp + pts; beats the lead, not settled:
@@ -1411,23 +1416,10 @@ impl<'a> Searcher<'a> {
         let tp = lay.pts(t0 as u32) + lay.pts(t1 as u32);
         let maximizing = p == self.decl;
         let ours = |s: usize| (s == self.decl) == maximizing;
-        let reps = if legal & legal.wrapping_sub(1) != 0 && self.opt.collapse_equivalent {
-            let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << t0 | 1 << t1;
-            collapse(lay, legal, hand, live)
-        } else {
-            legal
-        };
-        let mut cards = [0u8; 10];
-        let mut n = 0;
-        let mut push = |m: u32| {
-            let mut m = m;
-            while m != 0 {
-                let c = hi_bit(m);
-                m &= !(1 << c);
-                cards[n] = c as u8;
-                n += 1;
-            }
-        };
+        let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << t0 | 1 << t1;
+        let reps = searched_cards(lay, self.opt, legal, hand, live);
+        let (mut cards, mut n) = ([0u8; 10], 0);
+        let mut push = |m: u32| push_cards(&mut cards, &mut n, m);
         if self.opt.move_ordering && reps & reps.wrapping_sub(1) != 0 {
             // the cards whose side wins the trick first, the most valuable first, then those
             // that lose it, the cheapest first; equal points in descending card order (what
