@@ -1309,8 +1309,9 @@ impl<'a> Searcher<'a> {
     /// second to play beats the declarer's lead with the partner still to come: 10 plus the
     /// trick's points if its side wins, minus twice its points if not; otherwise minus its
     /// points, plus [`BEAT_SECOND`] for a card that takes the lead of the trick with an
-    /// opponent still to play. What the scores share (the lead, its points, the third
-    /// player's cards that could still win) is computed once.
+    /// opponent still to play. The cards are not scored one by one: each kind of card (by
+    /// whether it beats the lead and whether its trick is settled) is taken from the point
+    /// classes in the order those scores give.
     fn second_cards(&mut self, alpha: i32, beta: i32) -> (i32, u8) {
         let lay = self.lay;
         let p = m3(self.leader + 1);
@@ -1398,7 +1399,8 @@ impl<'a> Searcher<'a> {
     /// [`Searcher::children`] for the last card of a trick in suit and grand, where each
     /// card's outcome is known before it is played: the trick's winner and points order the
     /// moves (10 plus the trick's points for a card whose side wins the trick, minus twice
-    /// its points otherwise) and lead into the next trick start without recomputing them.
+    /// its points otherwise: taken from the point classes in that order, not sorted) and lead
+    /// into the next trick start without recomputing them.
     fn last_cards(&mut self, alpha: i32, beta: i32) -> (i32, u8) {
         let lay = self.lay;
         let p = m3(self.leader + 2);
