@@ -1263,33 +1263,41 @@ impl<'a> Searcher<'a> {
         let p = self.leader;
         let hand = self.hands[p];
         let maximizing = p == self.decl;
-        let mut moves = [(0i32, 0u32); 10];
-        let n = self.move_list(
+        let reps = searched_cards(
+            lay,
+            self.opt,
             hand,
             hand,
             self.hands[0] | self.hands[1] | self.hands[2],
-            &mut moves,
         );
-        let moves = &mut moves[..n];
-        if self.opt.move_ordering && n > 1 {
+        let (mut cards, mut n) = ([0u8; 10], 0);
+        if self.opt.move_ordering && reps & reps.wrapping_sub(1) != 0 {
+            // each card's score and the card packed in one word (the higher card first among
+            // equal scores, as generated), sorted descending
             let fcf = self.opt.fastest_cut_first;
             let next = self.hands[m3(p + 1)];
-            for mv in moves.iter_mut() {
-                let c = mv.1 as u8;
-                let mut s = self.score_lead(p, c);
+            let mut keys = [0i32; 10];
+            let mut m = reps;
+            while m != 0 {
+                let c = hi_bit(m);
+                m &= !(1 << c);
+                let mut s = self.score_lead(p, c as u8);
                 if fcf {
-                    s -= FCF_WEIGHT * lay.legal(next, Some(c)).count_ones() as i32;
+                    s -= FCF_WEIGHT * lay.legal(next, Some(c as u8)).count_ones() as i32;
                 }
-                if c == ttmv {
+                if c as u8 == ttmv {
                     s += 100_000;
                 }
-                mv.0 = s;
+                keys[n] = s * 32 + c as i32;
+                n += 1;
             }
-            moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
-        }
-        let mut cards = [0u8; 10];
-        for (card, m) in cards.iter_mut().zip(moves.iter()) {
-            *card = m.1 as u8;
+            let keys = &mut keys[..n];
+            keys.sort_unstable_by(|a, b| b.cmp(a));
+            for (card, &k) in cards.iter_mut().zip(keys.iter()) {
+                *card = (k & 31) as u8;
+            }
+        } else {
+            push_cards(&mut cards, &mut n, reps);
         }
         self.search_moves(&cards[..n], maximizing, alpha, beta, |s, c, alpha, beta| {
             s.hands[p] &= !(1 << c);
