@@ -67,6 +67,12 @@ pub fn declarer_lower(lay: &Layout, h: &[u32; 3], decl: usize) -> i32 {
     let mut n = r;
     let t1 = (h[d1] & t).count_ones().saturating_sub(r);
     let t2 = (h[d2] & t).count_ones().saturating_sub(r);
+    if t1 == 0 && t2 == 0 {
+        // the defenders have no trump left once those are cashed: all of hers win
+        let rest = hd & t & !sure;
+        sure |= rest;
+        n += rest.count_ones();
+    }
     // the plain groups lie below the trump group (all groups in a layout without trumps)
     for &gm in &lay.group_mask[..lay.trump_group.min(lay.ngroups)] {
         let mine = above_all(hd & gm, def & gm);
@@ -164,6 +170,16 @@ pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i
         cand &= !(1 << c);
         stop = cash(lay, &mut hp, &mut won, c, t);
         n += 1;
+    }
+    if !stop && (hd & t).count_ones() <= n {
+        // the declarer has no trump left: the leader's other trumps win too
+        let mut cand = hl & t & !won;
+        while cand != 0 && !stop {
+            let c = highest(cand);
+            cand &= !(1 << c);
+            stop = cash(lay, &mut hp, &mut won, c, t);
+            n += 1;
+        }
     }
     let td = (hd & t).count_ones().saturating_sub(n);
     // the plain groups lie below the trump group (all groups in a layout without trumps)
