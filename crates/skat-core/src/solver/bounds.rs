@@ -89,6 +89,13 @@ pub fn declarer_lower(lay: &Layout, h: &[u32; 3], decl: usize) -> i32 {
         }
         sure |= if s == c { mine } else { top_n(mine, s) };
         n += s;
+        if t1 == 0 && t2 == 0 && (h[d1] & gm).count_ones() <= c && (h[d2] & gm).count_ones() <= c {
+            // without trumps the defenders are out of the suit after her top cards: the rest
+            // of hers in it win too
+            let rest = hd & gm & !mine;
+            sure |= rest;
+            n += rest.count_ones();
+        }
     }
     if n == 0 {
         return 0;
@@ -200,6 +207,17 @@ pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i
             cand &= !(1 << c);
             stop = cash(lay, &mut hp, &mut won, c, gm);
             n += 1;
+        }
+        if !stop && td == 0 && cand == 0 && cd <= i {
+            // the declarer, without trumps, is out of the suit: the leader's other cards of
+            // it win too
+            let mut rest = hl & gm & !won;
+            while rest != 0 && !stop {
+                let c = highest(rest);
+                rest &= !(1 << c);
+                stop = cash(lay, &mut hp, &mut won, c, gm);
+                n += 1;
+            }
         }
     }
     if n == 0 {
