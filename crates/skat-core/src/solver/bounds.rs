@@ -133,13 +133,13 @@ fn partner_card(lay: &Layout, hp: u32, c: u32, gm: u32) -> (u32, bool) {
 #[inline]
 fn most_valuable(lay: &Layout, m: u32) -> u32 {
     let top = highest(m);
-    let mut best = m & lay.zero_points;
-    for &(rm, _) in lay.rank_masks.iter().rev() {
-        if m & rm != 0 {
-            best = m & rm;
-            break;
-        }
-    }
+    let best = lay
+        .point_classes
+        .iter()
+        .rev()
+        .map(|&class| m & class)
+        .find(|&b| b != 0)
+        .unwrap_or(m);
     if best >> top & 1 != 0 {
         top
     } else {
@@ -161,34 +161,49 @@ fn cash(lay: &Layout, hp: &mut u32, won: &mut u32, c: u32, group: u32) -> bool {
     stop
 }
 
-/// Lower bound on the defenders' marginal points, defender `lead` to lead.
-pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i32 {
-    let partner = 3 - decl - lead;
-    let hd = h[decl];
-    let hl = h[lead];
-    let mut hp = h[partner];
-    let t = lay.trumps;
-    let mut n = 0u32;
-    let mut won = 0u32;
-    let mut stop = false;
-    let mut cand = above_all(hl & t, hd & t);
-    while cand != 0 && !stop {
-        let c = highest(cand);
-        cand &= !(1 << c);
-        stop = cash(lay, &mut hp, &mut won, c, t);
-        n += 1;
-    }
-    if !stop && (hd & t).count_ones() <= n {
-        // the declarer has no trump left: the leader's other trumps win too
-        let mut cand = hl & t & !won;
-        while cand != 0 && !stop {
+/// The defenders' cashing run of [`defender_lower`]: the partner's remaining cards, the cards
+/// the defenders won and the tricks cashed.
+struct Run {
+    hp: u32,
+    won: u32,
+    n: u32,
+}
+
+impl Run {
+    /// Cashes the cards of `cand` (group `group`) highest first, at most `limit` of them;
+    /// returns how many it cashed and whether the run must stop (the partner had to win).
+    #[inline]
+    fn cash_from(&mut self, lay: &Layout, mut cand: u32, group: u32, limit: u32) -> (u32, bool) {
+        let mut k = 0;
+        while cand != 0 && k < limit {
             let c = highest(cand);
             cand &= !(1 << c);
-            stop = cash(lay, &mut hp, &mut won, c, t);
-            n += 1;
+            k += 1;
+            self.n += 1;
+            if cash(lay, &mut self.hp, &mut self.won, c, group) {
+                return (k, true);
+            }
         }
+        (k, false)
     }
-    let td = (hd & t).count_ones().saturating_sub(n);
+}
+
+/// Lower bound on the defenders' marginal points, defender `lead` to lead.
+pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i32 {
+    let hd = h[decl];
+    let hl = h[lead];
+    let t = lay.trumps;
+    let mut run = Run {
+        hp: h[3 - decl - lead],
+        won: 0,
+        n: 0,
+    };
+    let (_, mut stop) = run.cash_from(lay, above_all(hl & t, hd & t), t, u32::MAX);
+    if !stop && (hd & t).count_ones() <= run.n {
+        // the declarer has no trump left: the leader's other trumps win too
+        stop = run.cash_from(lay, hl & t & !run.won, t, u32::MAX).1;
+    }
+    let td = (hd & t).count_ones().saturating_sub(run.n);
     // the plain groups lie below the trump group (all groups in a layout without trumps)
     for &gm in &lay.group_mask[..lay.trump_group.min(lay.ngroups)] {
         if stop {
@@ -196,34 +211,20 @@ pub fn defender_lower(lay: &Layout, h: &[u32; 3], decl: usize, lead: usize) -> i
         }
         let dg = hd & gm;
         let cd = dg.count_ones();
-        let mut cand = above_all(hl & gm, dg);
-        let mut i = 0;
-        while cand != 0 && !stop {
-            i += 1;
-            if td > 0 && cd < i {
-                break;
-            }
-            let c = highest(cand);
-            cand &= !(1 << c);
-            stop = cash(lay, &mut hp, &mut won, c, gm);
-            n += 1;
-        }
-        if !stop && td == 0 && cand == 0 && cd <= i {
+        // with trumps the declarer ruffs once she is out of the suit
+        let limit = if td > 0 { cd } else { u32::MAX };
+        let (k, s) = run.cash_from(lay, above_all(hl & gm, dg), gm, limit);
+        stop = s;
+        if !stop && td == 0 && cd <= k {
             // the declarer, without trumps, is out of the suit: the leader's other cards of
             // it win too
-            let mut rest = hl & gm & !won;
-            while rest != 0 && !stop {
-                let c = highest(rest);
-                rest &= !(1 << c);
-                stop = cash(lay, &mut hp, &mut won, c, gm);
-                n += 1;
-            }
+            stop = run.cash_from(lay, hl & gm & !run.won, gm, u32::MAX).1;
         }
     }
-    if n == 0 {
+    if run.n == 0 {
         return 0;
     }
-    lay.points_of(won) + lay.min_points(hd, n)
+    lay.points_of(run.won) + lay.min_points(hd, run.n)
 }
 
 /// Lower bounds from trumps that cannot be beaten, valid whoever leads: a trump above every

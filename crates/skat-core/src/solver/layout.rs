@@ -42,9 +42,6 @@ pub struct Layout {
     pub group_mask: [u32; MAX_GROUPS],
     /// Internal bit -> the mask of its group (`group_mask[group_of[c]]` in one look-up).
     follow: [u32; 32],
-    /// The cards that share their point value with another card of their group (9-8-7,
-    /// jacks; every card in null): the only ones that can be equivalent to another.
-    pub same_points: u32,
     /// The cards that can be equivalent to the next card up: those below the top of a *run*,
     /// a maximal sequence of at least two cards adjacent in power in one follow group with
     /// equal points (suit and grand: the 7 8 9 of each suit and the jacks; null: each suit).
@@ -66,10 +63,8 @@ pub struct Layout {
     pub trump_group: usize,
     /// Card points by internal bit (all 0 in null: points never matter there).
     pub points: [u8; 32],
-    /// Point mask per point value, for fast sums: `points_of(m)`.
-    pub rank_masks: [(u32, u8); 5],
-    /// The cards worth no points.
-    pub zero_points: u32,
+    /// The mask of the cards worth each point value 2, 3, 4, 10, 11 (ascending).
+    rank_masks: [(u32, u8); 5],
     /// The cards by points, ascending: worth 0, 2, 3, 4, 10, 11 (null: all cards first).
     pub point_classes: [u32; 6],
     /// Card points of each byte of a mask (`points_of` by four table look-ups).
@@ -151,14 +146,6 @@ impl Layout {
         for (c, f) in follow.iter_mut().enumerate() {
             *f = group_mask[group_of[c] as usize];
         }
-        let mut same_points = 0u32;
-        for c in 0..32 {
-            for d in 0..32 {
-                if c != d && follow[c] == follow[d] && points[c] == points[d] {
-                    same_points |= 1 << c;
-                }
-            }
-        }
         let (mut run_inner, mut run_depth) = (0u32, 0u32);
         let mut c = 0;
         while c < 32 {
@@ -189,7 +176,6 @@ impl Layout {
             group_of,
             group_mask,
             follow,
-            same_points,
             run_inner,
             run_depth,
             group_base,
@@ -200,7 +186,6 @@ impl Layout {
             trump_group,
             points,
             rank_masks,
-            zero_points: !rank_masks.iter().fold(0, |a, &(rm, _)| a | rm),
             point_classes: [
                 !rank_masks.iter().fold(0, |a, &(rm, _)| a | rm),
                 rank_masks[0].0,
@@ -284,7 +269,7 @@ impl Layout {
     pub fn min_points(&self, m: u32, n: u32) -> i32 {
         let mut left = n;
         let mut sum = 0i32;
-        let zeros = m & self.zero_points;
+        let zeros = m & self.point_classes[0];
         let z = zeros.count_ones().min(left);
         left -= z;
         for &(rm, v) in &self.rank_masks {

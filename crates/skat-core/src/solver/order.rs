@@ -43,7 +43,7 @@ pub fn collapse(lay: &Layout, legal: u32, hand: u32, live: u32) -> u32 {
 fn collapse_reference(lay: &Layout, legal: u32, hand: u32, live: u32) -> u32 {
     let foreign = live & !hand;
     let mut reps = legal;
-    let mut m = legal & lay.same_points;
+    let mut m = legal;
     while m != 0 {
         let c = m.trailing_zeros();
         m &= m - 1;

@@ -1139,7 +1139,7 @@ impl<'a> Searcher<'a> {
     /// Searches the moves of the player to move. Returns (value, best move). Suit and grand
     /// go to one loop per card of the trick; the loop below serves null games (with or
     /// without partition search).
-    fn children(&mut self, mut alpha: i32, mut beta: i32, ttmv: u8) -> (i32, u8) {
+    fn children(&mut self, alpha: i32, beta: i32, ttmv: u8) -> (i32, u8) {
         if !self.null {
             return match self.tlen {
                 0 => self.leads(alpha, beta, ttmv),
@@ -1155,43 +1155,30 @@ impl<'a> Searcher<'a> {
         };
         let mut moves = [(0i32, 0u32); 10];
         let n = self.ordered_moves(p, lead, ttmv, &mut moves);
-        let moves = &mut moves[..n];
-        let maximizing = p == self.decl;
-        let mut best = if maximizing { i32::MIN } else { i32::MAX };
-        let mut best_mv = 0xFF;
-        // partition search: a cut needs only the cutting move's relevant cards, otherwise
-        // every move's
-        let mut rel_all = 0u32;
-        for &(_, c) in moves.iter() {
-            let c = c as u8;
-            let v = self.play_and_search(p, c, alpha, beta);
-            rel_all |= self.rel;
-            if maximizing {
-                if v > best {
-                    best = v;
-                    best_mv = c;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            rel_all = self.rel;
-                            break;
-                        }
-                    }
-                }
-            } else if v < best {
-                best = v;
-                best_mv = c;
-                if v < beta {
-                    beta = v;
-                    if alpha >= beta {
-                        rel_all = self.rel;
-                        break;
-                    }
-                }
-            }
+        let moves = &moves[..n];
+        let mut cards = [0u8; 10];
+        for (card, m) in cards.iter_mut().zip(moves) {
+            *card = m.1 as u8;
         }
+        let maximizing = p == self.decl;
+        // partition search: a cut needs only the cutting (last searched) move's relevant
+        // cards, otherwise every move's
+        let (mut rel_all, mut rel_last) = (0u32, 0u32);
+        let (best, best_mv) =
+            self.search_moves(&cards[..n], maximizing, alpha, beta, |s, c, alpha, beta| {
+                let v = s.play_and_search(p, c, alpha, beta);
+                rel_last = s.rel;
+                rel_all |= s.rel;
+                v
+            });
         if self.part {
-            self.rel = rel_all | self.collapsed_rel(p, lead, moves);
+            let cut = if maximizing {
+                best >= beta
+            } else {
+                best <= alpha
+            };
+            let rel = if cut { rel_last } else { rel_all };
+            self.rel = rel | self.collapsed_rel(p, lead, moves);
         }
         (best, best_mv)
     }
@@ -1255,6 +1242,26 @@ impl<'a> Searcher<'a> {
         (best, best_mv)
     }
 
+    /// Plays `c` for `p` as card `pos` (0 or 1) of the current trick, counts the node (what
+    /// `ab` does there), runs `next` (the next card's loop) and takes the card back.
+    #[inline(always)]
+    fn play_within_trick(
+        &mut self,
+        p: usize,
+        c: u8,
+        pos: usize,
+        next: impl FnOnce(&mut Self) -> i32,
+    ) -> i32 {
+        self.hands[p] &= !(1 << c);
+        self.trick[pos] = c;
+        self.tlen = pos + 1;
+        self.nodes += 1;
+        let v = next(self);
+        self.tlen = pos;
+        self.hands[p] |= 1 << c;
+        v
+    }
+
     /// [`Searcher::children`] for the lead of a trick in suit and grand: the table move
     /// `ttmv` first, then by [`Searcher::score_lead`] less the fastest-cut-first term (the
     /// next player's legal replies).
@@ -1300,15 +1307,7 @@ impl<'a> Searcher<'a> {
             push_cards(&mut cards, &mut n, reps);
         }
         self.search_moves(&cards[..n], maximizing, alpha, beta, |s, c, alpha, beta| {
-            s.hands[p] &= !(1 << c);
-            s.trick[0] = c;
-            s.tlen = 1;
-            // what `ab` does at the second card of a trick
-            s.nodes += 1;
-            let v = s.second_cards(alpha, beta).0;
-            s.tlen = 0;
-            s.hands[p] |= 1 << c;
-            v
+            s.play_within_trick(p, c, 0, |s| s.second_cards(alpha, beta).0)
         })
     }
 
@@ -1392,15 +1391,7 @@ impl<'a> Searcher<'a> {
             push(reps);
         }
         self.search_moves(&cards[..n], maximizing, alpha, beta, |s, c, alpha, beta| {
-            s.hands[p] &= !(1 << c);
-            s.trick[1] = c;
-            s.tlen = 2;
-            // what `ab` does at the last card of a trick
-            s.nodes += 1;
-            let v = s.last_cards(alpha, beta).0;
-            s.tlen = 1;
-            s.hands[p] |= 1 << c;
-            v
+            s.play_within_trick(p, c, 1, |s| s.last_cards(alpha, beta).0)
         })
     }
 
