@@ -1277,23 +1277,40 @@ impl<'a> Searcher<'a> {
             hand,
             self.hands[0] | self.hands[1] | self.hands[2],
         );
+        let child = |s: &mut Self, c: u8, alpha: i32, beta: i32| {
+            s.play_within_trick(p, c, 0, |s| s.second_cards(alpha, beta).0)
+        };
         let (mut cards, mut n) = ([0u8; 10], 0);
         if self.opt.move_ordering && reps & reps.wrapping_sub(1) != 0 {
-            // each card's score and the card packed in one word (the higher card first among
-            // equal scores, as generated), sorted descending
+            // the table's move first, on its own: when it cuts (as it mostly does when the
+            // node is searched again) the other leads need no scores
+            let mut rest = reps;
+            let (mut best, mut best_mv) = (if maximizing { i32::MIN } else { i32::MAX }, 0xFF);
+            let (mut alpha, mut beta) = (alpha, beta);
+            if ttmv != 0xFF && reps >> ttmv & 1 != 0 {
+                (best, best_mv) = self.search_moves(&[ttmv], maximizing, alpha, beta, child);
+                if maximizing {
+                    alpha = alpha.max(best);
+                } else {
+                    beta = beta.min(best);
+                }
+                if alpha >= beta {
+                    return (best, best_mv);
+                }
+                rest &= !(1 << ttmv);
+            }
+            // each other card's score and the card packed in one word (the higher card first
+            // among equal scores, as generated), sorted descending
             let fcf = self.opt.fastest_cut_first;
             let next = self.hands[m3(p + 1)];
             let mut keys = [0i32; 10];
-            let mut m = reps;
+            let mut m = rest;
             while m != 0 {
                 let c = hi_bit(m);
                 m &= !(1 << c);
                 let mut s = self.score_lead(p, c as u8);
                 if fcf {
                     s -= FCF_WEIGHT * lay.legal(next, Some(c as u8)).count_ones() as i32;
-                }
-                if c as u8 == ttmv {
-                    s += 100_000;
                 }
                 keys[n] = s * 32 + c as i32;
                 n += 1;
@@ -1303,12 +1320,14 @@ impl<'a> Searcher<'a> {
             for (card, &k) in cards.iter_mut().zip(keys.iter()) {
                 *card = (k & 31) as u8;
             }
-        } else {
-            push_cards(&mut cards, &mut n, reps);
+            let (v, mv) = self.search_moves(&cards[..n], maximizing, alpha, beta, child);
+            if (maximizing && v > best) || (!maximizing && v < best) {
+                (best, best_mv) = (v, mv);
+            }
+            return (best, best_mv);
         }
-        self.search_moves(&cards[..n], maximizing, alpha, beta, |s, c, alpha, beta| {
-            s.play_within_trick(p, c, 0, |s| s.second_cards(alpha, beta).0)
-        })
+        push_cards(&mut cards, &mut n, reps);
+        self.search_moves(&cards[..n], maximizing, alpha, beta, child)
     }
 
     /// [`Searcher::children`] for the second card of a trick in suit and grand. A card scores
