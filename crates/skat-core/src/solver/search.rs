@@ -1242,6 +1242,40 @@ impl<'a> Searcher<'a> {
         (best, best_mv)
     }
 
+    /// The fail-soft loop with the first move searched on its own: the rest of the move list
+    /// is built by `rest` (the cards after `first`, in order; returns how many) only when
+    /// `first` does not cut, which saves the ordering work at most cut nodes. Returns (value,
+    /// best move), as [`Searcher::search_moves`] over `first` and the rest would.
+    #[inline(always)]
+    fn search_first_then(
+        &mut self,
+        first: u8,
+        maximizing: bool,
+        alpha: i32,
+        beta: i32,
+        mut child: impl FnMut(&mut Self, u8, i32, i32) -> i32,
+        rest: impl FnOnce(&Self, &mut [u8; 10]) -> usize,
+    ) -> (i32, u8) {
+        let (best, best_mv) = self.search_moves(&[first], maximizing, alpha, beta, &mut child);
+        let (mut alpha, mut beta) = (alpha, beta);
+        if maximizing {
+            alpha = alpha.max(best);
+        } else {
+            beta = beta.min(best);
+        }
+        if alpha >= beta {
+            return (best, best_mv);
+        }
+        let mut cards = [0u8; 10];
+        let n = rest(self, &mut cards);
+        let (v, mv) = self.search_moves(&cards[..n], maximizing, alpha, beta, child);
+        if (maximizing && v > best) || (!maximizing && v < best) {
+            (v, mv)
+        } else {
+            (best, best_mv)
+        }
+    }
+
     /// Plays `c` for `p` as card `pos` (0 or 1) of the current trick, counts the node (what
     /// `ab` does there), runs `next` (the next card's loop) and takes the card back.
     #[inline(always)]
@@ -1280,39 +1314,27 @@ impl<'a> Searcher<'a> {
         let child = |s: &mut Self, c: u8, alpha: i32, beta: i32| {
             s.play_within_trick(p, c, 0, |s| s.second_cards(alpha, beta).0)
         };
-        let (mut cards, mut n) = ([0u8; 10], 0);
-        if self.opt.move_ordering && reps & reps.wrapping_sub(1) != 0 {
-            // the table's move first, on its own: when it cuts (as it mostly does when the
-            // node is searched again) the other leads need no scores
-            let mut rest = reps;
-            let (mut best, mut best_mv) = (if maximizing { i32::MIN } else { i32::MAX }, 0xFF);
-            let (mut alpha, mut beta) = (alpha, beta);
-            if ttmv != 0xFF && reps >> ttmv & 1 != 0 {
-                (best, best_mv) = self.search_moves(&[ttmv], maximizing, alpha, beta, child);
-                if maximizing {
-                    alpha = alpha.max(best);
-                } else {
-                    beta = beta.min(best);
-                }
-                if alpha >= beta {
-                    return (best, best_mv);
-                }
-                rest &= !(1 << ttmv);
-            }
-            // each other card's score and the card packed in one word (the higher card first
-            // among equal scores, as generated), sorted descending
-            let fcf = self.opt.fastest_cut_first;
-            let next = self.hands[m3(p + 1)];
+        if !self.opt.move_ordering || reps & reps.wrapping_sub(1) == 0 {
+            let (mut cards, mut n) = ([0u8; 10], 0);
+            push_cards(&mut cards, &mut n, reps);
+            return self.search_moves(&cards[..n], maximizing, alpha, beta, child);
+        }
+        // each card's score and the card packed in one word (the higher card first among
+        // equal scores, as generated), sorted descending
+        let order = move |s: &Self, set: u32, cards: &mut [u8; 10]| {
+            let fcf = s.opt.fastest_cut_first;
+            let next = s.hands[m3(p + 1)];
             let mut keys = [0i32; 10];
-            let mut m = rest;
+            let mut n = 0;
+            let mut m = set;
             while m != 0 {
                 let c = hi_bit(m);
                 m &= !(1 << c);
-                let mut s = self.score_lead(p, c as u8);
+                let mut sc = s.score_lead(p, c as u8);
                 if fcf {
-                    s -= FCF_WEIGHT * lay.legal(next, Some(c as u8)).count_ones() as i32;
+                    sc -= FCF_WEIGHT * lay.legal(next, Some(c as u8)).count_ones() as i32;
                 }
-                keys[n] = s * 32 + c as i32;
+                keys[n] = sc * 32 + c as i32;
                 n += 1;
             }
             let keys = &mut keys[..n];
@@ -1320,14 +1342,20 @@ impl<'a> Searcher<'a> {
             for (card, &k) in cards.iter_mut().zip(keys.iter()) {
                 *card = (k & 31) as u8;
             }
-            let (v, mv) = self.search_moves(&cards[..n], maximizing, alpha, beta, child);
-            if (maximizing && v > best) || (!maximizing && v < best) {
-                (best, best_mv) = (v, mv);
-            }
-            return (best, best_mv);
+            n
+        };
+        if ttmv != 0xFF && reps >> ttmv & 1 != 0 {
+            // the table's move first, on its own: when it cuts (as it mostly does when the
+            // node is searched again) the other leads need no scores
+            let rest = reps & !(1 << ttmv);
+            self.search_first_then(ttmv, maximizing, alpha, beta, child, |s, cards| {
+                order(s, rest, cards)
+            })
+        } else {
+            let mut cards = [0u8; 10];
+            let n = order(self, reps, &mut cards);
+            self.search_moves(&cards[..n], maximizing, alpha, beta, child)
         }
-        push_cards(&mut cards, &mut n, reps);
-        self.search_moves(&cards[..n], maximizing, alpha, beta, child)
     }
 
     /// [`Searcher::children`] for the second card of a trick in suit and grand. A card scores
@@ -1438,33 +1466,8 @@ impl<'a> Searcher<'a> {
         let ours = |s: usize| (s == self.decl) == maximizing;
         let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << t0 | 1 << t1;
         let reps = searched_cards(lay, self.opt, legal, hand, live);
-        let (mut cards, mut n) = ([0u8; 10], 0);
-        let mut push = |m: u32| push_cards(&mut cards, &mut n, m);
-        if self.opt.move_ordering && reps & reps.wrapping_sub(1) != 0 {
-            // the cards whose side wins the trick first, the most valuable first, then those
-            // that lose it, the cheapest first; equal points in descending card order (what
-            // sorting by 10 plus the trick's points, or minus twice the card's points, gave)
-            let beat = reps & cont & !(2u32 << wc).wrapping_sub(1);
-            let (win, lose) = if ours(ws) {
-                (reps, 0)
-            } else {
-                (beat, reps & !beat)
-            };
-            if win != 0 {
-                for &class in lay.point_classes.iter().rev() {
-                    push(win & class);
-                }
-            }
-            if lose != 0 {
-                for &class in &lay.point_classes {
-                    push(lose & class);
-                }
-            }
-        } else {
-            push(reps);
-        }
         let old_leader = self.leader;
-        self.search_moves(&cards[..n], maximizing, alpha, beta, |s, c, alpha, beta| {
+        let child = |s: &mut Self, c: u8, alpha: i32, beta: i32| {
             let w = if cont >> c & 1 != 0 && c > wc { p } else { ws };
             let won = tp + lay.pts(c as u32);
             let gain = if w == s.decl { won } else { 0 };
@@ -1480,6 +1483,43 @@ impl<'a> Searcher<'a> {
             s.tlen = 2;
             s.hands[p] |= 1 << c;
             v
+        };
+        if !self.opt.move_ordering || reps & reps.wrapping_sub(1) == 0 {
+            let (mut cards, mut n) = ([0u8; 10], 0);
+            push_cards(&mut cards, &mut n, reps);
+            return self.search_moves(&cards[..n], maximizing, alpha, beta, child);
+        }
+        // the cards whose side wins the trick first, the most valuable first, then those that
+        // lose it, the cheapest first; equal points in descending card order (what sorting by
+        // 10 plus the trick's points, or minus twice the card's points, gave). The first of
+        // them is searched before the others are listed (it cuts in most nodes).
+        let beat = reps & cont & !(2u32 << wc).wrapping_sub(1);
+        let (win, lose) = if ours(ws) {
+            (reps, 0)
+        } else {
+            (beat, reps & !beat)
+        };
+        let classes = &lay.point_classes;
+        let first = if win != 0 {
+            classes.iter().rev().map(|&c| win & c).find(|&m| m != 0)
+        } else {
+            classes.iter().map(|&c| lose & c).find(|&m| m != 0)
+        }
+        .map_or(0, hi_bit) as u8;
+        let (win, lose) = (win & !(1 << first), lose & !(1 << first));
+        self.search_first_then(first, maximizing, alpha, beta, child, |_, cards| {
+            let mut n = 0;
+            if win != 0 {
+                for &class in classes.iter().rev() {
+                    push_cards(cards, &mut n, win & class);
+                }
+            }
+            if lose != 0 {
+                for &class in classes {
+                    push_cards(cards, &mut n, lose & class);
+                }
+            }
+            n
         })
     }
 
