@@ -1465,7 +1465,6 @@ impl<'a> Searcher<'a> {
         let maximizing = p == self.decl;
         let ours = |s: usize| (s == self.decl) == maximizing;
         let live = self.hands[0] | self.hands[1] | self.hands[2] | 1 << t0 | 1 << t1;
-        let reps = searched_cards(lay, self.opt, legal, hand, live);
         let old_leader = self.leader;
         let child = |s: &mut Self, c: u8, alpha: i32, beta: i32| {
             let w = if cont >> c & 1 != 0 && c > wc { p } else { ws };
@@ -1484,7 +1483,8 @@ impl<'a> Searcher<'a> {
             s.hands[p] |= 1 << c;
             v
         };
-        if !self.opt.move_ordering || reps & reps.wrapping_sub(1) == 0 {
+        if !self.opt.move_ordering || legal & legal.wrapping_sub(1) == 0 {
+            let reps = searched_cards(lay, self.opt, legal, hand, live);
             let (mut cards, mut n) = ([0u8; 10], 0);
             push_cards(&mut cards, &mut n, reps);
             return self.search_moves(&cards[..n], maximizing, alpha, beta, child);
@@ -1492,13 +1492,20 @@ impl<'a> Searcher<'a> {
         // the cards whose side wins the trick first, the most valuable first, then those that
         // lose it, the cheapest first; equal points in descending card order (what sorting by
         // 10 plus the trick's points, or minus twice the card's points, gave). The first of
-        // them is searched before the others are listed (it cuts in most nodes).
-        let beat = reps & cont & !(2u32 << wc).wrapping_sub(1);
-        let (win, lose) = if ours(ws) {
-            (reps, 0)
-        } else {
-            (beat, reps & !beat)
+        // them is searched before the others are listed (it cuts in most nodes), and before
+        // equivalent cards are collapsed: it is the highest of its point class among the
+        // legal cards that win (or lose) the trick, which is never a collapsed card (the card
+        // above it in its run would have the same points and outcome)
+        let winning_ours = ours(ws);
+        let split = move |set: u32| {
+            let beat = set & cont & !(2u32 << wc).wrapping_sub(1);
+            if winning_ours {
+                (set, 0)
+            } else {
+                (beat, set & !beat)
+            }
         };
+        let (win, lose) = split(legal);
         let classes = &lay.point_classes;
         let first = if win != 0 {
             classes.iter().rev().map(|&c| win & c).find(|&m| m != 0)
@@ -1506,8 +1513,10 @@ impl<'a> Searcher<'a> {
             classes.iter().map(|&c| lose & c).find(|&m| m != 0)
         }
         .map_or(0, hi_bit) as u8;
-        let (win, lose) = (win & !(1 << first), lose & !(1 << first));
-        self.search_first_then(first, maximizing, alpha, beta, child, |_, cards| {
+        debug_assert!(searched_cards(lay, self.opt, legal, hand, live) >> first & 1 != 0);
+        self.search_first_then(first, maximizing, alpha, beta, child, |s, cards| {
+            let reps = searched_cards(lay, s.opt, legal, hand, live) & !(1 << first);
+            let (win, lose) = split(reps);
             let mut n = 0;
             if win != 0 {
                 for &class in classes.iter().rev() {
