@@ -27,6 +27,10 @@ const TOP_PLAIN_LEAD: i32 = 25;
 /// -0.2% to -4.1%, -1.9% in all; bonuses of 3-40 and penalties of 3-15 tried.
 const PARTNER_RUFF_LEAD: i32 = 20;
 const DECLARER_RUFF_LEAD: i32 = 8;
+/// Lead score penalty of the declarer's plain-suit card below the suit's top card when a
+/// defender can ruff it: -1.4% analyze nodes on 5 x 100 positions (seeds 1-3, 11, 12), -1.0%
+/// on 5 others (seeds 21-25), every seed but one fewer; 15-80 measure alike, 5 gains less.
+const DECLARER_LEAD_RUFFED: i32 = 20;
 /// Lead score of a defender's plain-suit card when the partner holds the suit's top card
 /// (and the declarer cannot ruff): -1.0% to -6.1% analyze nodes on 9 x 40 positions, -2.9% in
 /// all; 4, 10, 15, 20, 30 and -5 tried.
@@ -1687,6 +1691,14 @@ impl<'a> Searcher<'a> {
         }
         if trump && decl_side && lay.trumps.count_ones() == 11 && others & lay.trumps != 0 {
             return LEAD_TRUMP - pts;
+        }
+        if decl_side && !trump {
+            // the declarer's plain-suit lead below the suit's top that a defender can ruff
+            for o in 0..3 {
+                if o != p && self.hands[o] & gm == 0 && self.hands[o] & lay.trumps != 0 {
+                    return -DECLARER_LEAD_RUFFED - pts;
+                }
+            }
         }
         if !decl_side && !trump {
             // a defender's plain-suit lead: good into the partner's ruff while the declarer
