@@ -1213,12 +1213,26 @@ impl<'a> Searcher<'a> {
         &mut self,
         cards: &[u8],
         maximizing: bool,
+        alpha: i32,
+        beta: i32,
+        child: impl FnMut(&mut Self, u8, i32, i32) -> i32,
+    ) -> (i32, u8) {
+        let none = if maximizing { i32::MIN } else { i32::MAX };
+        self.search_moves_after(cards, maximizing, alpha, beta, child, (none, 0xFF))
+    }
+
+    /// [`Searcher::search_moves`] continued after moves already searched, whose best value
+    /// and move are `(best, best_mv)` (the window already narrowed by it).
+    #[inline(always)]
+    fn search_moves_after(
+        &mut self,
+        cards: &[u8],
+        maximizing: bool,
         mut alpha: i32,
         mut beta: i32,
         mut child: impl FnMut(&mut Self, u8, i32, i32) -> i32,
+        (mut best, mut best_mv): (i32, u8),
     ) -> (i32, u8) {
-        let mut best = if maximizing { i32::MIN } else { i32::MAX };
-        let mut best_mv = 0xFF;
         for &c in cards {
             let v = child(self, c, alpha, beta);
             if maximizing {
@@ -1255,29 +1269,23 @@ impl<'a> Searcher<'a> {
         &mut self,
         first: u8,
         maximizing: bool,
-        alpha: i32,
-        beta: i32,
+        mut alpha: i32,
+        mut beta: i32,
         mut child: impl FnMut(&mut Self, u8, i32, i32) -> i32,
         rest: impl FnOnce(&Self, &mut [u8; 10]) -> usize,
     ) -> (i32, u8) {
-        let (best, best_mv) = self.search_moves(&[first], maximizing, alpha, beta, &mut child);
-        let (mut alpha, mut beta) = (alpha, beta);
+        let v = child(self, first, alpha, beta);
         if maximizing {
-            alpha = alpha.max(best);
+            alpha = alpha.max(v);
         } else {
-            beta = beta.min(best);
+            beta = beta.min(v);
         }
         if alpha >= beta {
-            return (best, best_mv);
+            return (v, first);
         }
         let mut cards = [0u8; 10];
         let n = rest(self, &mut cards);
-        let (v, mv) = self.search_moves(&cards[..n], maximizing, alpha, beta, child);
-        if (maximizing && v > best) || (!maximizing && v < best) {
-            (v, mv)
-        } else {
-            (best, best_mv)
-        }
+        self.search_moves_after(&cards[..n], maximizing, alpha, beta, child, (v, first))
     }
 
     /// Plays `c` for `p` as card `pos` (0 or 1) of the current trick, counts the node (what
