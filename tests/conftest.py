@@ -16,7 +16,7 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parents[1]
-ISS_DIR = ROOT.parent / "shared" / "data" / "iss"
+ISS_DIR = ROOT / "tests" / "data" / "iss"
 
 
 def iss_files() -> list[Path]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ from skat.bidding.model import BiddingModel
 from skat.match import play
 from skat.players import make_player
 
-ISS = "../shared/data/iss/iss-sample.sgf"
+ISS = str(Path(__file__).resolve().parent / "data" / "iss" / "iss-sample.sgf")
 ALL = sorted(Card.all())
 
 

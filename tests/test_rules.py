@@ -1,4 +1,4 @@
-"""One test (at least) for each rule of shared/docs/rules.md, through the Python API.
+"""One test (at least) for each rule of docs/rules.md, through the Python API.
 
 Valuation arithmetic is also unit-tested in Rust (crates/skat-core/src/result.rs); here the
 rules are exercised through whole games: scripted auctions, and real ISS records whose

@@ -1,4 +1,4 @@
-//! Every record in `shared/data/iss/` is read without error, and every complete game replays
+//! Every record in `tests/data/iss/` (see its `SOURCE` file) is read without error, and every complete game replays
 //! with exactly the recorded result.
 
 use std::path::PathBuf;
@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use skat_core::{record, Record};
 
 fn data_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/iss");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/iss");
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
