@@ -1,0 +1,476 @@
+//! The alpha-beta search (fail-soft, declarer maximises) and the MTD(f) driver.
+//!
+//! Values are *marginal*: in suit and grand games the declarer's card points from the cards
+//! still in play (hands and the current trick); in null the time-to-live score: the number of
+//! the first trick the declarer takes, 11 if she takes none. The root adds the points already
+//! won.
+//!
+//! This module holds the [`Searcher`] (the position, searched in place: every move is played
+//! on `hands`/`trick` and taken back before its caller continues, so the state is the same
+//! before and after every call), the MTD(f) driver and the trick start (bounds, table, then
+//! the moves). Its submodules add the other parts of the search as further `impl Searcher`
+//! blocks: [`key`] table keys and the encoding of table moves, [`distance`] the valuation
+//! distances of payoff-similar positions, [`window`] the arithmetic of bounds and windows,
+//! [`moves`] the fail-soft move loop, [`suit_grand`] the card loops and move order of suit
+//! and grand, [`null`] the move loop and order of null games, [`partition`] null partition
+//! search. Every part keeps the node count of the search as it is: a change of any of them
+//! that changes the order of moves or the bounds changes the solver's node signature.
+
+mod distance;
+mod key;
+mod moves;
+mod null;
+mod partition;
+mod suit_grand;
+mod window;
+
+use super::bounds;
+use super::endgame::{EgCache, EgKey};
+use super::layout::{m3, Layout};
+use super::order::representatives;
+use super::tables;
+use super::tt::Tt;
+use super::SolverOptions;
+pub use partition::{partitioned, PARTITION_MIN_CARDS};
+use window::{decided, fail_soft, searched_bounds};
+
+/// MTD(f): after a successful probe the next one tests this many points above its fail-soft
+/// value (1 is plain MTD(f)). Measured on 5 x 40 positions at 30 cards: analyze nodes -2.4% to
+/// -6.8% with 4; 2, 3, 5, 6, 8 and 16 gain less, steps growing with repeated successes, a
+/// step to the middle of the open interval, and steps below a fail-soft bound do not help.
+const CLIMB_STEP: i32 = 4;
+/// Largest number of cards per hand whose trick starts are solved exactly through the
+/// endgame cache.
+pub const ENDGAME_CACHE_K: u32 = 4;
+/// Default of `SolverOptions::similarity_min_cards`: payoff-similarity keys for trick starts
+/// with at least this many cards per hand, exact keys below. The thesis (ch. 7) found the
+/// canonical key not worth it at four cards or fewer; here, with the signed distance bounds,
+/// it pays down to three (40 positions at 30 cards, analyze: K = 5 / 4 / 3 cost 0.51 / 0.42 /
+/// 0.40 s on seed 1 and 0.69 / 0.57 / 0.54 s on seed 2). Two-card trick starts are solved
+/// directly by [`tables`].
+pub const SIMILARITY_MIN_CARDS: u32 = 3;
+
+#[inline]
+fn hi_bit(m: u32) -> u32 {
+    31 - m.leading_zeros()
+}
+
+pub struct Searcher<'a> {
+    pub lay: &'static Layout,
+    opt: &'a SolverOptions,
+    tt: &'a mut Tt,
+    eg: &'a mut EgCache,
+    /// Trick starts with at most this many cards per hand are solved exactly (0: no cache).
+    eg_k: u32,
+    pub hands: [u32; 3],
+    pub trick: [u8; 3],
+    pub tlen: usize,
+    pub leader: usize,
+    pub decl: usize,
+    /// The card points of the cards in the hands and the current trick (suit and grand): the
+    /// trivial upper bound of the marginal value, kept up to date as tricks complete.
+    in_play: i32,
+    null: bool,
+    use_tt: bool,
+    /// The game class in table keys: 0 suit, 1 grand, 2 null.
+    class: u8,
+    /// Static bounds at trick starts (suit and grand with the option): the quick tricks, and
+    /// the unbeatable trumps (with that option too).
+    quick_tricks: bool,
+    trump_tricks: bool,
+    /// Trick starts with at least this many cards per hand get payoff-similarity keys
+    /// (`u32::MAX` without payoff-similarity).
+    similarity_min: u32,
+    /// Lowest-winning-rank partition search (null with the option and the table).
+    part: bool,
+    /// With `part`: the relevant cards of the subtree just searched (cards that won a trick
+    /// by rank, and the lowest card of each collapsed group of equivalent cards); only each
+    /// suit's lowest one matters.
+    rel: u32,
+    pub nodes: u64,
+}
+
+impl<'a> Searcher<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        lay: &'static Layout,
+        opt: &'a SolverOptions,
+        tt: &'a mut Tt,
+        eg: &'a mut EgCache,
+        hands: [u32; 3],
+        trick: &[u8],
+        leader: usize,
+        decl: usize,
+    ) -> Searcher<'a> {
+        let mut t = [0u8; 3];
+        t[..trick.len()].copy_from_slice(trick);
+        Searcher {
+            lay,
+            opt,
+            tt,
+            eg,
+            eg_k: if opt.endgame_cache && !partitioned(opt, lay.game_type) {
+                ENDGAME_CACHE_K
+            } else {
+                0
+            },
+            hands,
+            trick: t,
+            tlen: trick.len(),
+            leader,
+            decl,
+            in_play: lay.points_of(
+                hands[0]
+                    | hands[1]
+                    | hands[2]
+                    | t[..trick.len()].iter().fold(0, |m, &c| m | 1 << c),
+            ),
+            null: lay.game_type.is_null(),
+            use_tt: opt.transposition_table,
+            class: if lay.game_type.is_null() {
+                2
+            } else if lay.trump_group == 4 {
+                1
+            } else {
+                0
+            },
+            quick_tricks: opt.static_bounds && !lay.game_type.is_null(),
+            trump_tricks: opt.static_bounds && opt.trump_bounds && !lay.game_type.is_null(),
+            similarity_min: if opt.payoff_similarity {
+                opt.similarity_min_cards as u32
+            } else {
+                u32::MAX
+            },
+            part: partitioned(opt, lay.game_type),
+            rel: 0,
+            nodes: 0,
+        }
+    }
+
+    #[inline]
+    fn to_move(&self) -> usize {
+        m3(self.leader + self.tlen)
+    }
+
+    #[inline]
+    fn trick_mask(&self) -> u32 {
+        let mut m = 0;
+        for &c in &self.trick[..self.tlen] {
+            m |= 1 << c;
+        }
+        m
+    }
+
+    /// Cards per hand at the start of the current trick.
+    #[inline]
+    pub fn k_start(&self) -> u32 {
+        (self.hands[0].count_ones()
+            + self.hands[1].count_ones()
+            + self.hands[2].count_ones()
+            + self.tlen as u32)
+            / 3
+    }
+
+    /// Trivial bounds of the marginal value at the current node.
+    pub fn trivial_bounds(&self) -> (i32, i32) {
+        if self.null {
+            (11 - self.k_start() as i32, 11)
+        } else {
+            debug_assert_eq!(
+                self.in_play,
+                self.lay
+                    .points_of(self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask())
+            );
+            (0, self.in_play)
+        }
+    }
+
+    /// MTD(f): zero-window probes until the bounds meet. Returns the marginal value. The
+    /// first probe tests the guess; after a failing probe the next tests its fail-soft upper
+    /// bound, after a successful one [`CLIMB_STEP`] points above its fail-soft lower bound
+    /// (with the `bisect` option: the middle of the remaining interval, which bounds the
+    /// probe count by about log2 of the point range).
+    pub fn mtdf(&mut self, guess: i32) -> (i32, u32) {
+        let (lo, hi) = self.trivial_bounds();
+        self.mtdf_in(lo, hi, guess)
+    }
+
+    /// MTD(f) when the marginal value is already known to lie in `[lo, hi]` (the caller's
+    /// bounds must be true bounds; they are intersected with the trivial ones).
+    pub fn mtdf_in(&mut self, lo: i32, hi: i32, guess: i32) -> (i32, u32) {
+        let (tlo, thi) = self.trivial_bounds();
+        let mut lo = lo.max(tlo);
+        let mut hi = hi.min(thi);
+        let mut b = guess.clamp(lo, hi).max(lo + 1);
+        let mut probes = 0;
+        while lo < hi {
+            let v = self.ab(b - 1, b);
+            probes += 1;
+            if v >= b {
+                lo = v;
+            } else {
+                hi = v;
+            }
+            b = if self.opt.bisect {
+                lo + (hi - lo + 1) / 2
+            } else if v >= b {
+                // a success proves little above its threshold (the fail-soft value is rarely
+                // above it) and successes are the expensive probes: step past it so that the
+                // value is more often approached from above, by cheap failing probes
+                (v + CLIMB_STEP).min(hi)
+            } else {
+                v
+            };
+            b = b.clamp(lo + 1, hi.max(lo + 1));
+        }
+        (lo, probes)
+    }
+
+    /// One null-window probe: is the marginal value >= `t`?
+    pub fn test(&mut self, t: i32) -> bool {
+        let (lo, hi) = self.trivial_bounds();
+        if t <= lo {
+            return true;
+        }
+        if t > hi {
+            return false;
+        }
+        self.ab(t - 1, t) >= t
+    }
+
+    /// Value of every representative legal move at the root, then mapped to all legal cards.
+    /// Returns (internal card, marginal value of the position after it) for each legal card.
+    ///
+    /// Each move's MTD(f) comes *from above*: the first at the trivial upper bound, the others
+    /// one point above the previous move's value. A probe that fails (the declarer cannot
+    /// reach the target) needs only one defender reply per node, one that succeeds needs every
+    /// defender reply; from above, the only successful probe is usually the last one, at the
+    /// exact value.
+    pub fn analyze(&mut self) -> (Vec<(u8, i32)>, u32) {
+        let p = self.to_move();
+        let lead = if self.tlen > 0 {
+            Some(self.trick[0])
+        } else {
+            None
+        };
+        let legal = self.lay.legal(self.hands[p], lead);
+        let live = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask();
+        let reps = if self.opt.collapse_equivalent {
+            representatives(self.lay, legal, self.hands[p], live)
+        } else {
+            let mut r = [0xFFu8; 32];
+            for (b, x) in r.iter_mut().enumerate() {
+                if legal & (1 << b) != 0 {
+                    *x = b as u8;
+                }
+            }
+            r
+        };
+        let mut vals = [i32::MIN; 32];
+        let mut probes = 0;
+        // the first probe of each move: from above (see the method's documentation)
+        let mut first = i32::MAX;
+        let mut out = Vec::new();
+        let mut m = legal;
+        while m != 0 {
+            let c = hi_bit(m);
+            m &= !(1 << c);
+            let r = reps[c as usize] as usize;
+            if vals[r] == i32::MIN {
+                let (v, pr) = self.value_after(c as u8, first);
+                vals[r] = v;
+                probes += pr;
+                first = v + 1;
+            }
+            out.push((c as u8, vals[r]));
+        }
+        (out, probes)
+    }
+
+    /// Exact marginal value (from the current node's point of view) after playing `c`, by
+    /// MTD(f) whose first probe tests `first` (clamped to the child's bounds).
+    fn value_after(&mut self, c: u8, first: i32) -> (i32, u32) {
+        let p = self.to_move();
+        self.hands[p] &= !(1 << c);
+        self.trick[self.tlen] = c;
+        self.tlen += 1;
+        let result;
+        if self.tlen == 3 {
+            let w = m3(self.leader + self.lay.winner(&self.trick));
+            let won = self.lay.points_of(self.trick_mask());
+            let gain = if w == self.decl { won } else { 0 };
+            let old_leader = self.leader;
+            let saved = self.trick;
+            self.leader = w;
+            self.tlen = 0;
+            self.in_play -= won;
+            if self.null && w == self.decl {
+                result = (10 - self.hands[0].count_ones() as i32, 0);
+            } else {
+                let (v, pr) = self.mtdf(first.saturating_sub(gain));
+                result = (v + gain, pr);
+            }
+            self.in_play += won;
+            self.leader = old_leader;
+            self.trick = saved;
+            self.tlen = 3;
+        } else {
+            result = self.mtdf(first);
+        }
+        self.tlen -= 1;
+        self.hands[p] |= 1 << c;
+        result
+    }
+
+    /// Fail-soft alpha-beta on the marginal value.
+    #[inline]
+    pub fn ab(&mut self, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.tlen != 0 {
+            return self.children(alpha, beta, 0xFF).0;
+        }
+        let l = self.leader;
+        let k = self.hands[l].count_ones();
+        if k == 0 {
+            self.rel = 0;
+            return if self.null { 11 } else { 0 };
+        }
+        if self.part {
+            return self.ab_partition(alpha, beta, k);
+        }
+        if k <= 2 && self.opt.endgame_tables {
+            return tables::solve_small(self.lay, &self.hands, l, self.decl, self.null, k);
+        }
+        self.trick_start(alpha, beta, k)
+    }
+
+    /// A trick start with `k` cards per hand (suit, grand and null without partition search;
+    /// at least three cards per hand when the last two tricks are solved directly): bounds,
+    /// table, then the moves. Kept out of line so that the far more frequent calls of
+    /// [`Searcher::ab`] inside a trick do not pay for its stack frame.
+    #[inline(never)]
+    fn trick_start(&mut self, alpha: i32, beta: i32, k: u32) -> i32 {
+        let mut eg_key = None;
+        if k <= self.eg_k {
+            let ek = self.eg_key();
+            if let Some(v) = self.eg.probe(&ek) {
+                return v;
+            }
+            eg_key = Some(ek);
+        }
+        let (mut lo, mut hi) = self.trivial_bounds();
+        let mut key = None;
+        let mut ttmv = 0xFF;
+        let mut revisit = false;
+        // the cheap trump bounds first (a node they decide needs no key), then the table,
+        // then the quick-trick bounds only when the table does not decide the node
+        // at a trick start the trivial upper bound is the points still in play
+        let in_play = hi;
+        if self.trump_tricks {
+            let (tlo, thi) = self.trump_bounds(in_play);
+            lo = lo.max(tlo);
+            hi = hi.min(thi);
+            if let Some(v) = decided(lo, hi, alpha, beta) {
+                return v;
+            }
+        }
+        if self.use_tt {
+            let kp = self.key(k);
+            self.tt.prefetch(&kp.0);
+            key = Some(kp);
+        }
+        let mut ttmv_raw = 0xFF;
+        if let Some((kk, _)) = &key {
+            let lay = self.lay;
+            // the trump run is only needed for an entry of another valuation
+            let hands = self.hands;
+            let decl = self.decl;
+            let mut run = None;
+            let dist = |a, b| {
+                let r = *run.get_or_insert_with(|| Self::trump_run(lay, &hands, decl));
+                Self::dist(lay, a, b, r)
+            };
+            if let Some((tlo, thi, mv)) = self.tt.probe(kk, lo, hi, dist) {
+                lo = tlo;
+                hi = thi;
+                revisit = true;
+                ttmv_raw = mv;
+            }
+        }
+        if let Some(v) = decided(lo, hi, alpha, beta) {
+            return v;
+        }
+        if self.quick_tricks {
+            let (slo, shi) = self.quick_trick_bounds(in_play);
+            lo = lo.max(slo);
+            hi = hi.min(shi);
+            if let Some(v) = decided(lo, hi, alpha, beta) {
+                return v;
+            }
+        }
+        if ttmv_raw != 0xFF {
+            if let Some((_, perm)) = &key {
+                ttmv = self.decode_move(ttmv_raw, perm);
+            }
+        }
+        // a small endgame searched again (the table knows it, but not well enough for this
+        // window) is solved exactly: a window just outside the known bounds gives its exact
+        // value, kept in the endgame cache (without a table: every small endgame)
+        let exact = eg_key.is_some() && (revisit || !self.use_tt);
+        let (a, b) = if exact {
+            (lo - 1, hi + 1)
+        } else {
+            (alpha.max(lo), beta.min(hi))
+        };
+        let (best, best_mv) = self.children(a, b, ttmv);
+        if exact {
+            debug_assert!(a < best && best < b);
+            self.eg.store(eg_key.as_ref().unwrap(), best, k);
+        }
+        let (nlo, nhi) = searched_bounds(lo, hi, a, b, best);
+        if let Some((kk, perm)) = key {
+            let mv = self.encode_move(best_mv, &perm);
+            self.tt.store(&kk, nlo, nhi, mv, k as u8);
+        }
+        fail_soft(nlo, nhi, best, a)
+    }
+
+    /// The unbeatable-trump static bounds `(lo, hi)` of the current start-of-trick position
+    /// (suit and grand; valid whoever leads), `in_play` points still in the hands.
+    #[inline]
+    fn trump_bounds(&self, in_play: i32) -> (i32, i32) {
+        let (dl, fl) = bounds::trump_lower(self.lay, &self.hands, self.decl);
+        (dl, in_play - fl)
+    }
+
+    /// The quick-trick static bounds of the current start-of-trick position (suit and
+    /// grand): a lower bound when the declarer leads, an upper bound when a defender does
+    /// (`in_play` points still in the hands).
+    #[inline]
+    fn quick_trick_bounds(&self, in_play: i32) -> (i32, i32) {
+        let l = self.leader;
+        if l == self.decl {
+            (
+                bounds::declarer_lower(self.lay, &self.hands, self.decl),
+                i32::MAX,
+            )
+        } else {
+            (
+                i32::MIN,
+                in_play - bounds::defender_lower(self.lay, &self.hands, self.decl, l),
+            )
+        }
+    }
+
+    /// The endgame-cache key of the current start-of-trick position.
+    #[inline]
+    fn eg_key(&self) -> EgKey {
+        let l = self.leader;
+        let drel = m3(self.decl + 3 - l) as u8;
+        EgKey {
+            a: self.hands[l] as u64 | (self.hands[m3(l + 1)] as u64) << 32,
+            b: self.hands[m3(l + 2)],
+            tag: drel | self.class << 2,
+        }
+    }
+}
