@@ -1,4 +1,10 @@
-"""Rendering cards, hands and results for the terminal (rich markup)."""
+"""Rendering cards, hands and results for the terminal (rich markup).
+
+The one home of the seat names (:data:`SEAT_NAMES`, seat 0 forehand) and of the suit symbols
+and the plain card text (:func:`card_text`, ``♥10``); the front ends in :mod:`skat.ui` and
+:mod:`skat.web` and the commands all take them from here, so a card or a seat reads the same
+everywhere. Nothing here reads input or changes a game.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +17,21 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 
 from skat._core import Card, Cards, GameResult, GameType, Suit
 
-SYMBOLS = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
+SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
 COLOURS = {Suit.CLUBS: "bold", Suit.SPADES: "green", Suit.HEARTS: "red", Suit.DIAMONDS: "yellow"}
 SEAT_NAMES = ("forehand", "middlehand", "rearhand")
+"""Seat 0, 1, 2 in words (seat 2, rearhand, deals)."""
+
+
+def card_text(card: Card) -> str:
+    """A card for people: suit symbol and rank, ``10`` for the ten (``♥10``, ``♣J``)."""
+    rank = card.rank.letter
+    return f"{SUIT_SYMBOLS[card.suit]}{'10' if rank == 'T' else rank}"
 
 
 def card_markup(card: Card) -> str:
-    """A card as rich markup, e.g. ``[red]♥A[/red]``."""
-    rank = card.rank.letter
-    return f"[{COLOURS[card.suit]}]{SYMBOLS[card.suit]}{'10' if rank == 'T' else rank}[/]"
+    """A card as rich markup, e.g. ``[red]♥A[/]``."""
+    return f"[{COLOURS[card.suit]}]{card_text(card)}[/]"
 
 
 def hand_markup(cards: Cards, game_type: GameType | None = None) -> str:

@@ -1,4 +1,9 @@
-"""Reading ISS game records (one ``(;GM[Skat]...;)`` per line) into replayed games.
+"""ISS game records (one ``(;GM[Skat]...;)`` per line): naming a record's players, reading
+files of records into replayed games, and checking them.
+
+``Game.to_iss`` writes a record whose header is always :data:`PLAIN_HEADER` (place ``skat``,
+players ``0 1 2``); :func:`named_record` is the one place that puts a place, an ID and the
+players' names there instead, escaping ``\\`` and ``]`` as ISS values require.
 
 >>> import skat, tempfile, os
 >>> g = skat.random_game(3)
@@ -11,10 +16,33 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from skat._core import Game, RecordError
+
+PLAIN_HEADER = "(;GM[Skat]PC[skat]P0[0]P1[1]P2[2]"
+"""How every record written by ``Game.to_iss`` starts."""
+
+
+def iss_value(text: str) -> str:
+    """``text`` escaped for an ISS ``KEY[value]``: backslash and ``]`` get a backslash."""
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def named_record(iss: str, place: str, record_id: str, names: Sequence[str]) -> str:
+    """The record ``iss`` (as ``Game.to_iss`` writes it) with ``PC[place]ID[record_id]`` and
+    the seats' ``names`` as ``P0..P2``; a record with another header is returned unchanged.
+
+    >>> named_record("(;GM[Skat]PC[skat]P0[0]P1[1]P2[2]MV[];)", "x", "1-2", ["A]", "b", "c"])
+    '(;GM[Skat]PC[x]ID[1-2]P0[A\\\\]]P1[b]P2[c]MV[];)'
+    """
+    if not iss.startswith(PLAIN_HEADER):
+        return iss
+    head = f"(;GM[Skat]PC[{iss_value(place)}]ID[{iss_value(record_id)}]" + "".join(
+        f"P{seat}[{iss_value(name)}]" for seat, name in enumerate(names)
+    )
+    return head + iss[len(PLAIN_HEADER) :]
 
 
 def iter_record_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:

@@ -37,22 +37,35 @@ When ``a`` and ``b`` are the same spec string, they are told apart as ``"A: spec
 
 from __future__ import annotations
 
-import json
-import math
 import multiprocessing
 import os
 import signal
-import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import IO, Any, Literal
+from dataclasses import dataclass, replace
+from typing import IO
 
 from skat._core import Deal, Phase
 from skat.match import PlayerFailure, play
 from skat.players.base import Player, make_player
+from skat.records import named_record
+from skat.tournament_results import (
+    FULL_SEATINGS,
+    LIST_GAMES,
+    MODES,
+    DealOutcome,
+    GameError,
+    GameOutcome,
+    Mode,
+    PairedDifference,
+    PlayerStats,
+    TournamentResult,
+    game_score,
+    player_labels,
+    summarize,
+    write_json,
+)
 
 __all__ = [
     "FULL_SEATINGS",
@@ -72,19 +85,6 @@ __all__ = [
     "summarize",
     "write_json",
 ]
-
-Mode = Literal["cardplay", "full"]
-MODES: tuple[Mode, ...] = ("cardplay", "full")
-"""The tournament modes."""
-
-FULL_SEATINGS = ("ABB", "BAB", "BBA", "AAB", "ABA", "BAA")
-"""The seatings of a full-mode deal: the letter at index ``i`` is the player at seat ``i``."""
-
-LIST_GAMES = 36
-"""Games in a list: scores are reported per 36 games."""
-
-Z95 = 1.96
-"""The normal quantile of a two-sided 95% interval."""
 
 _MASK = (1 << 64) - 1
 _STREAM_AUCTION = 1
@@ -118,276 +118,6 @@ def deal_seed(seed: int, j: int) -> int:
     return derive_seed(seed, j)
 
 
-def player_labels(a: str, b: str) -> tuple[str, str]:
-    """How the two players are named: their specs, or ``"A: spec"`` / ``"B: spec"`` when equal."""
-    if a == b:
-        return f"A: {a}", f"B: {b}"
-    return a, b
-
-
-# ----- outcomes ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameError:
-    """A game stopped by a player that raised or chose an illegal action."""
-
-    deal: int
-    """The tournament deal index (from 0)."""
-    seating: str
-    """The seating (``"ABB"``: A at seat 0, B at seats 1 and 2), or ``"auction"`` for a
-    failure of the bidder while choosing the deals in cardplay mode."""
-    seat: int | None
-    """The seat of the failing player (0 forehand, 1 middlehand, 2 rearhand)."""
-    player: str
-    """The failing player's label (or ``"bidder: spec"``)."""
-    message: str
-    """What happened, with the deal and the record up to the failure."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "deal": self.deal,
-            "seating": self.seating,
-            "seat": self.seat,
-            "player": self.player,
-            "message": self.message,
-        }
-
-
-@dataclass(frozen=True)
-class GameOutcome:
-    """One game of a deal, as far as the statistics need it."""
-
-    seating: str
-    """The letter (``A`` or ``B``) of the player at each seat."""
-    scores: tuple[int, int, int] | None
-    """Seeger-Fabian score of each seat; ``None`` when a player failed."""
-    declarer: int | None = None
-    """The declarer's seat (``None``: all passed, or failed)."""
-    won: bool = False
-    """Whether the declarer won."""
-    record: str = ""
-    """The game as one ISS record line (up to the failure for a failed game). It goes to the
-    records file; :attr:`TournamentResult.outcomes` keep it empty to save memory."""
-    error: GameError | None = None
-
-
-@dataclass(frozen=True)
-class DealOutcome:
-    """All games of one tournament deal."""
-
-    index: int
-    """The tournament deal index (from 0)."""
-    candidate: int
-    """The candidate ``j`` of the deal: ``Deal.random(deal_seed(seed, j))``."""
-    games: tuple[GameOutcome, ...]
-    errors: tuple[GameError, ...] = ()
-    """Every failure in the deal; a deal with any is left out of the statistics."""
-
-    @property
-    def ok(self) -> bool:
-        """Whether every game of the deal finished (the deal counts in the statistics)."""
-        return not self.errors and bool(self.games)
-
-
-@dataclass(frozen=True)
-class PlayerStats:
-    """One player's results over the deals in the statistics."""
-
-    player: str
-    """The label (the spec, or ``"A: spec"`` when both players share a spec)."""
-    points_per_list: float | None
-    """36 x the mean Seeger-Fabian score per game (``None`` without any game)."""
-    stderr: float | None
-    """Standard error of ``points_per_list`` over deals (``None`` with fewer than 2 deals)."""
-    games: int
-    """Games the player took part in (every game of every deal in the statistics)."""
-    declarer_games: int
-    """Games in which the player held the declarer's seat."""
-    declarer_wins: int
-    """Of those, the games the declarer won."""
-
-    @property
-    def declarer_win_rate(self) -> float | None:
-        """``declarer_wins / declarer_games`` (``None`` if it never declared)."""
-        return self.declarer_wins / self.declarer_games if self.declarer_games else None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "points_per_list": self.points_per_list,
-            "stderr": self.stderr,
-            "games": self.games,
-            "declarer_games": self.declarer_games,
-            "declarer_win_rate": self.declarer_win_rate,
-        }
-
-
-@dataclass(frozen=True)
-class PairedDifference:
-    """Per deal, 36 x (A's mean score per game - B's), and its mean with a 95% interval."""
-
-    mean: float | None
-    stderr: float | None
-    ci95: tuple[float, float] | None
-    """``(mean - 1.96 se, mean + 1.96 se)``; ``None`` with fewer than 2 deals."""
-    deals: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "mean": self.mean,
-            "stderr": self.stderr,
-            "ci95": list(self.ci95) if self.ci95 is not None else None,
-            "deals": self.deals,
-        }
-
-
-# ----- statistics ----------------------------------------------------------------------------
-
-
-def game_score(game: GameOutcome, letter: str) -> float:
-    """The score of player ``letter`` (``"A"`` or ``"B"``) in a game: the mean of its seats."""
-    if game.scores is None:
-        raise ValueError("a failed game has no scores")
-    seats = [s for s, c in enumerate(game.seating) if c == letter]
-    if not seats:
-        raise ValueError(f"player {letter} has no seat in seating {game.seating}")
-    return sum(game.scores[s] for s in seats) / len(seats)
-
-
-def _stderr(values: Sequence[float]) -> float | None:
-    if len(values) < 2:
-        return None
-    return statistics.stdev(values) / math.sqrt(len(values))
-
-
-def summarize(
-    outcomes: Sequence[DealOutcome], a: str = "A", b: str = "B"
-) -> tuple[PlayerStats, PlayerStats, PairedDifference]:
-    """Statistics of players ``A`` and ``B`` (labelled ``a`` and ``b``) over the deals.
-
-    Deals with an error (or without games) are left out. For each player:
-    ``points_per_list = 36 * mean score per game``; ``stderr = sample std / sqrt(deals)`` of
-    36 x the per-deal mean score; the declarer win rate over the games it declared. The paired
-    difference is, per deal, 36 x (A's mean score - B's mean score).
-    """
-    scored = [d for d in sorted(outcomes, key=lambda d: d.index) if d.ok]
-    per_game: dict[str, list[float]] = {"A": [], "B": []}
-    per_deal: dict[str, list[float]] = {"A": [], "B": []}
-    declared = {"A": 0, "B": 0}
-    won = {"A": 0, "B": 0}
-    diffs: list[float] = []
-    for d in scored:
-        means = {}
-        for letter in ("A", "B"):
-            scores = [game_score(g, letter) for g in d.games]
-            per_game[letter].extend(scores)
-            means[letter] = statistics.fmean(scores)
-            per_deal[letter].append(LIST_GAMES * means[letter])
-        diffs.append(LIST_GAMES * (means["A"] - means["B"]))
-        for g in d.games:
-            if g.declarer is not None:
-                letter = g.seating[g.declarer]
-                declared[letter] += 1
-                won[letter] += int(g.won)
-
-    def player(letter: str, label: str) -> PlayerStats:
-        games = per_game[letter]
-        return PlayerStats(
-            player=label,
-            points_per_list=LIST_GAMES * statistics.fmean(games) if games else None,
-            stderr=_stderr(per_deal[letter]),
-            games=len(games),
-            declarer_games=declared[letter],
-            declarer_wins=won[letter],
-        )
-
-    mean = statistics.fmean(diffs) if diffs else None
-    se = _stderr(diffs)
-    ci = (mean - Z95 * se, mean + Z95 * se) if mean is not None and se is not None else None
-    return player("A", a), player("B", b), PairedDifference(mean, se, ci, len(diffs))
-
-
-# ----- the result ----------------------------------------------------------------------------
-
-
-@dataclass
-class TournamentResult:
-    """What :func:`run` returns; :meth:`to_json` gives the JSON report."""
-
-    mode: Mode
-    seed: int
-    deals: int
-    """Deals asked for."""
-    a: str
-    """Player A's label (its spec, or ``"A: spec"`` when both specs are the same)."""
-    b: str
-    specs: tuple[str, str]
-    """The specs of A and B as given."""
-    bidder: str | None
-    """The bidder spec (cardplay mode), else ``None``."""
-    players: dict[str, PlayerStats]
-    """By label, A first."""
-    paired_difference: PairedDifference
-    errors: list[GameError]
-    complete: bool
-    """False when the run was interrupted (KeyboardInterrupt): the statistics cover the deals
-    finished by then."""
-    outcomes: list[DealOutcome] = field(repr=False)
-    """Every finished deal, in deal order."""
-    candidates: int | None = None
-    """Cardplay: candidate deals looked at (``None`` if interrupted while choosing them)."""
-    passed_out: int | None = None
-    """Cardplay: candidates skipped because all three bidders passed."""
-    seconds: float = 0.0
-    """Wall-clock time of the run."""
-    workers: int = 1
-
-    @property
-    def deals_played(self) -> int:
-        """Deals finished (with or without errors)."""
-        return len(self.outcomes)
-
-    @property
-    def excluded_deals(self) -> list[int]:
-        """Finished deals left out of the statistics because a player failed."""
-        return [d.index for d in self.outcomes if not d.ok]
-
-    @property
-    def games_played(self) -> int:
-        return sum(len(d.games) for d in self.outcomes)
-
-    def to_json(self, wall_clock: bool = True) -> dict[str, Any]:
-        """The JSON report. Only ``seconds`` and ``workers`` depend on how the run went;
-        ``wall_clock=False`` leaves them out (the rest is fixed by the arguments and seed)."""
-        out: dict[str, Any] = {
-            "mode": self.mode,
-            "seed": self.seed,
-            "deals": self.deals,
-        }
-        if self.bidder is not None:
-            out["bidder"] = self.bidder
-        out["a"] = self.a
-        out["b"] = self.b
-        out["players"] = {
-            label: {"spec": spec, **self.players[label].to_json()}
-            for label, spec in zip((self.a, self.b), self.specs, strict=True)
-        }
-        out["paired_difference"] = self.paired_difference.to_json()
-        out["errors"] = [e.to_json() for e in self.errors]
-        out["complete"] = self.complete
-        out["deals_played"] = self.deals_played
-        out["deals_scored"] = self.paired_difference.deals
-        out["excluded_deals"] = self.excluded_deals
-        out["games_played"] = self.games_played
-        if self.mode == "cardplay":
-            out["candidates"] = self.candidates
-            out["passed_out"] = self.passed_out
-        if wall_clock:
-            out["seconds"] = self.seconds
-            out["workers"] = self.workers
-        return out
-
-
 # ----- playing -------------------------------------------------------------------------------
 
 
@@ -407,23 +137,10 @@ class _DealTask:
     declarer: int | None = None
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("]", "\\]")
-
-
-_PLAIN_HEADER = "(;GM[Skat]PC[skat]P0[0]P1[1]P2[2]"
-
-
 def _named_record(iss: str, task: _DealTask, seating: str) -> str:
     """The ISS record with the tournament's ID and the players' labels as P0..P2."""
-    if not iss.startswith(_PLAIN_HEADER):
-        return iss
     names = [task.labels[0] if c == "A" else task.labels[1] for c in seating]
-    head = (
-        f"(;GM[Skat]PC[skat tournament]ID[{_escape(f'{task.seed}-{task.index}-{seating}')}]"
-        + "".join(f"P{s}[{_escape(n)}]" for s, n in enumerate(names))
-    )
-    return head + iss[len(_PLAIN_HEADER) :]
+    return named_record(iss, "skat tournament", f"{task.seed}-{task.index}-{seating}", names)
 
 
 def _cardplay_seatings(declarer: int) -> tuple[str, str]:
@@ -682,8 +399,3 @@ def run(
         seconds=time.perf_counter() - started,
         workers=workers,
     )
-
-
-def write_json(result: TournamentResult, path: str | os.PathLike[str]) -> None:
-    """Writes ``result.to_json()`` to a file (indented)."""
-    Path(path).write_text(json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8")

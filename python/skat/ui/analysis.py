@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from skat._core import Card, Contract, Game, GameType, Phase, Position, Solver, win_threshold
-from skat.ui.common import SEAT_NAMES, UiError, card_text
+from skat.ui.common import SEAT_NAMES, UiError, card_text, verb
 
 # win_threshold is the core's rule (skat._core.win_threshold), re-exported for callers here
 __all__ = ["GameAnalysis", "MoveVerdict", "analyze_game", "win_threshold"]
@@ -138,21 +138,22 @@ class GameAnalysis:
             return ["no card play to analyse"]
         label = list(names) if names is not None else ["the declarer"] * 3
         who = f"{label[self.declarer]} ({SEAT_NAMES[self.declarer]})"
-        if seat is not None and self.declarer == seat and names is not None:
+        # the person (``seat``, or the seat named "You") is "you", with the verb to match
+        you = names is not None and (
+            self.declarer == seat if seat is not None else label[self.declarer] == "You"
+        )
+        if you:
             who = "you"
-        you = who == "you"
         lines: list[str] = []
         if self.start_value is not None:
             if self.contract.game_type == GameType.NULL:
                 if self.start_value == 0:
-                    how = "take no trick" if you else "takes no trick"
+                    how = f"{verb('take', you)} no trick"
                 else:
-                    how = f"{'are' if you else 'is'} forced to take trick {self.start_value}"
+                    how = f"{verb('be', you)} forced to take trick {self.start_value}"
                 lines.append(f"With every card known, {who} {how} under best play.")
             else:
-                verdict = (
-                    ("win" if you else "wins") if self.start_won else ("lose" if you else "loses")
-                )
+                verdict = verb("win" if self.start_won else "lose", you)
                 lines.append(
                     f"With every card known, {who} {verdict} under best play from the first card"
                     f" ({self.start_value} card points; {self.threshold} needed)."

@@ -17,13 +17,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from skat._core import Action, Card, Contract, GameResult, GameType, SkatError, Suit
+from skat._core import Action, Card, Contract, GameResult, GameType, SkatError
+from skat.display import SEAT_NAMES, SUIT_SYMBOLS, card_text
 from skat.players import available_players
 
 __all__ = [
     "DEFAULT_OPPONENT",
     "SEAT_NAMES",
     "SUIT_SYMBOLS",
+    "TYPE_NAMES",
     "InputError",
     "UiError",
     "Valuation",
@@ -33,7 +35,9 @@ __all__ = [
     "describe_options",
     "parse_action",
     "parse_card",
+    "result_text",
     "valuation",
+    "verb",
 ]
 
 
@@ -49,10 +53,8 @@ def _default_opponent() -> str:
 DEFAULT_OPPONENT: str = _default_opponent()
 """The player spec of the AI opponents when none is given (the one place to change it)."""
 
-SEAT_NAMES = ("forehand", "middlehand", "rearhand")
-SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
 _SYMBOL_LETTER = {"♣": "C", "♠": "S", "♥": "H", "♦": "D", "♧": "C", "♤": "S", "♡": "H", "♢": "D"}
-_TYPE_NAMES = {
+TYPE_NAMES = {
     "D": "Diamonds",
     "H": "Hearts",
     "S": "Spades",
@@ -70,10 +72,33 @@ class InputError(UiError):
     """Input that is not a legal action here; the message says what is accepted."""
 
 
-def card_text(card: Card) -> str:
-    """A card for people: suit symbol and rank, ``10`` for the ten (``♥10``, ``♣J``)."""
-    rank = card.rank.letter
-    return f"{SUIT_SYMBOLS[card.suit]}{'10' if rank == 'T' else rank}"
+def verb(base: str, you: bool) -> str:
+    """The verb ``base`` agreeing with its subject: the person ("You") takes the base form,
+    anyone else the third person singular (``win``: ``win`` / ``wins``; ``pass``: ``passes``;
+    ``be``: ``are`` / ``is``).
+
+    >>> [verb(w, you) for w in ("win", "pass", "be") for you in (True, False)]
+    ['win', 'wins', 'pass', 'passes', 'are', 'is']
+    """
+    if base == "be":
+        return "are" if you else "is"
+    if you:
+        return base
+    if base == "have":
+        return "has"
+    if base.endswith(("s", "sh", "ch", "x", "z")):
+        return base + "es"
+    return base + "s"
+
+
+def result_text(result: GameResult, name: str, you: bool) -> str:
+    """The result in one sentence with the declarer's ``name`` as subject (``you``: it is
+    the person): ``You win Grand: +72``, ``AI 1 loses Clubs hand: -96``, ``Passed in: nobody
+    plays.``"""
+    if result.contract is None or result.declarer is None:
+        return "Passed in: nobody plays." if result.passed else f"Ended before play ({result.end})."
+    outcome = verb("win" if result.won else "lose", you)
+    return f"{name} {outcome} {contract_name(result.contract)}: {result.value:+d}"
 
 
 def parse_card(text: str) -> Card:
@@ -96,7 +121,7 @@ def parse_card(text: str) -> Card:
 def contract_name(contract: Contract) -> str:
     """A contract in words: ``Clubs``, ``Grand hand, schneider announced``, ``Null ouvert hand``."""
     gt = contract.game_type
-    name = _TYPE_NAMES[gt.letter]
+    name = TYPE_NAMES[gt.letter]
     if gt == GameType.NULL:
         extras = [w for w, on in (("ouvert", contract.ouvert), ("hand", contract.hand)) if on]
         return " ".join([name, *extras])
@@ -118,20 +143,18 @@ def action_text(action: Action, you: bool = False) -> str:
     """
     kind = action.kind
     if kind == "bid":
-        return f"{'bid' if you else 'bids'} {action.bid}"
-    if kind == "hold":
-        return "hold" if you else "holds"
-    if kind == "pass":
-        return "pass" if you else "passes"
+        return f"{verb('bid', you)} {action.bid}"
+    if kind in ("hold", "pass"):
+        return verb(kind, you)
     if kind == "pickup":
-        return "pick up the skat" if you else "picks up the skat"
+        return f"{verb('pick', you)} up the skat"
     if kind == "discard" and action.cards is not None:
         cards = " ".join(card_text(c) for c in action.cards.sorted())
-        return f"discard {cards}" if you else f"discards {cards}"
+        return f"{verb('discard', you)} {cards}"
     if kind == "declare" and action.contract is not None:
-        return f"{'declare' if you else 'declares'} {contract_name(action.contract)}"
+        return f"{verb('declare', you)} {contract_name(action.contract)}"
     if kind == "play" and action.card is not None:
-        return f"{'play' if you else 'plays'} {card_text(action.card)}"
+        return f"{verb('play', you)} {card_text(action.card)}"
     return str(action)
 
 
@@ -271,7 +294,7 @@ def valuation(result: GameResult) -> Valuation:
             factors.append("ouvert")
         mult = m + len(factors) - 1
         value = base * mult
-        lines.append(f"{', '.join(factors)}: {mult} x {base} ({_TYPE_NAMES[gt.letter]}) = {value}")
+        lines.append(f"{', '.join(factors)}: {mult} x {base} ({TYPE_NAMES[gt.letter]}) = {value}")
     lines.append(
         f"declarer {result.declarer_points} card points in {result.declarer_tricks} tricks, bid"
         f" {result.bid}"

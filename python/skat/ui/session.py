@@ -28,7 +28,6 @@ by the ``rules`` player, and the event is noted in :attr:`Session.notes`.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,7 +38,8 @@ from skat.match import start_player
 from skat.players import Player, make_player
 from skat.players.pimc import default_threads
 from skat.players.rules import RulesPlayer
-from skat.tournament import deal_seed, derive_seed
+from skat.records import named_record
+from skat.seeds import deal_seed, derive_seed
 from skat.ui.analysis import GameAnalysis, analyze_game
 from skat.ui.common import (
     DEFAULT_OPPONENT,
@@ -167,12 +167,6 @@ class ScoreSheet:
             "games": self.games,
         }
 
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("]", "\\]")
-
-
-_HEADER = re.compile(r"^\(;GM\[Skat\]PC\[skat\]P0\[0\]P1\[1\]P2\[2\]")
 
 # One hint engine per process (its solvers' tables are big), used by one hint at a time.
 _HINT_ENGINES: dict[tuple[int, int], Pimc] = {}
@@ -483,10 +477,7 @@ class Session:
         else:
             raise UiError(f"no game {index + 1} in this list")
         names = self.seat_names(index)
-        head = f"(;GM[Skat]PC[skat play]ID[{_escape(f'{self.seed}-{index + 1}')}]" + "".join(
-            f"P{s}[{_escape(n)}]" for s, n in enumerate(names)
-        )
-        return _HEADER.sub(lambda _m: head, game.to_iss(), count=1)
+        return named_record(game.to_iss(), "skat play", f"{self.seed}-{index + 1}", names)
 
     def records(self) -> str:
         """Every finished game as ISS record lines (one per line, newline at the end)."""

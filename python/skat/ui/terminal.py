@@ -24,12 +24,14 @@ from skat._core import Action, Card, Cards, GameType, Phase, matadors
 from skat.display import card_markup, hand_markup
 from skat.ui.common import (
     SEAT_NAMES,
+    TYPE_NAMES,
     InputError,
     UiError,
     action_text,
     contract_name,
     parse_action,
     valuation,
+    verb,
 )
 from skat.ui.session import Session
 
@@ -110,7 +112,8 @@ class TerminalGame:
         view = s.view()
         if g.contract is not None and g.declarer is not None:
             self.console.print(
-                f"{self.who(g.declarer)} plays {contract_name(g.contract)} (bid {g.bid});"
+                f"{self.who(g.declarer)} {verb('play', g.declarer == s.human_seat)}"
+                f" {contract_name(g.contract)} (bid {g.bid});"
                 f" tricks so far: {len(g.tricks)}"
             )
         if view.open_hand is not None and g.declarer != s.human_seat and g.declarer is not None:
@@ -135,14 +138,11 @@ class TerminalGame:
         if kind == "discard" and not you:
             self.console.print(f"{self.who(seat)} puts two cards away")
         elif kind == "play" and action.card is not None:
-            self.console.print(
-                f"  {self.who(seat)} {'play' if you else 'plays'} {card_markup(action.card)}"
-            )
+            self.console.print(f"  {self.who(seat)} {verb('play', you)} {card_markup(action.card)}")
         elif kind == "declare" and action.contract is not None:
             c = action.contract
             self.console.print(
-                f"{self.who(seat)} {'declare' if you else 'declares'} [bold]{contract_name(c)}[/]"
-                f" (bid {g.bid})"
+                f"{self.who(seat)} {verb('declare', you)} [bold]{contract_name(c)}[/] (bid {g.bid})"
             )
             if c.ouvert and not you and g.declarer is not None:
                 hand = self.s.view().open_hand
@@ -159,7 +159,7 @@ class TerminalGame:
         if kind == "play" and not g.trick and g.tricks:
             _, cards, winner = g.tricks[-1]
             pts = sum(c.points for c in cards)
-            takes = "take" if winner == self.s.human_seat else "takes"
+            takes = verb("take", winner == self.s.human_seat)
             self.console.print(
                 f"  -> {self.who(winner)} {takes} trick {len(g.tricks)} ({pts} points)"
             )
@@ -175,7 +175,9 @@ class TerminalGame:
         assert r is not None
         self.console.rule("Result")
         if r.declarer is not None and r.contract is not None:
-            verdict = "[green]wins[/green]" if r.won else "[red]loses[/red]"
+            you = r.declarer == self.s.human_seat
+            outcome = verb("win" if r.won else "lose", you)
+            verdict = f"[green]{outcome}[/green]" if r.won else f"[red]{outcome}[/red]"
             self.console.print(
                 f"{self.who(r.declarer)} {verdict} {contract_name(r.contract)}: {r.value:+d}"
             )
@@ -309,11 +311,9 @@ class TerminalGame:
         title = "Hand games" if hand else "Games"
         extra = " (matadors without the skat)" if hand else ""
         self.console.print(f"{title}: token and value if won{extra}; your bid is {view.bid}")
-        names = {"D": "Diamonds", "H": "Hearts", "S": "Spades", "C": "Clubs", "G": "Grand"}
-        names["N"] = "Null"
         for letter, items in groups.items():
             note = f" ({matador_note[letter]})" if letter in matador_note else ""
-            head = f"{names[letter]}{note}"
+            head = f"{TYPE_NAMES[letter]}{note}"
             self.console.print(escape(f"  {head:<22} " + "   ".join(items)))
         if below:
             self.console.print("  ! below your bid: lost unless a level reached in play lifts it")

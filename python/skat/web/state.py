@@ -10,7 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from skat._core import Action, Card, Cards, Contract, GameType, Phase, matadors
-from skat.ui.common import SEAT_NAMES, action_text, card_text, contract_name, valuation
+from skat.ui.common import (
+    SEAT_NAMES,
+    action_text,
+    card_text,
+    contract_name,
+    result_text,
+    valuation,
+)
 from skat.ui.session import Session
 
 __all__ = ["card_json", "session_state"]
@@ -164,15 +171,9 @@ def session_state(session: Session, session_id: str, version: int, busy: bool) -
         r = g.result
         assert r is not None
         v = valuation(r)
-        text = "Passed in: nobody plays."
-        if r.declarer is not None and r.contract is not None:
-            name = "You" if r.declarer == you else s.names[s.chair_at(r.declarer)]
-            verb = (
-                ("win" if r.won else "lose")
-                if r.declarer == you
-                else ("wins" if r.won else "loses")
-            )
-            text = f"{name} {verb} {contract_name(r.contract)}: {r.value:+d}"
+        declarer_you = r.declarer == you
+        name = "You" if declarer_you or r.declarer is None else s.names[s.chair_at(r.declarer)]
+        text = result_text(r, name, declarer_you)
         state["result"] = {
             "text": text,
             "won": r.won,
