@@ -1,0 +1,315 @@
+"""The game-session API behind the web table: every browser session's :class:`Session`, the
+worker threads that move the AI players and compute hints and analyses, and the limits.
+
+Invariants: a session changes only under its ``Session.lock``, and every change bumps its
+``version`` (which the page's long poll waits on); at most one AI worker runs per session
+(``busy``); the person acts only when it is her turn and no AI worker runs (else 409), with an
+illegal action refused before anything changes (422); hints are computed once per version and
+analyses once per finished game, on the shared pool, with a time limit; a client's player
+spec is checked against :data:`SPEC_LIMITS` before any player is made. Every refusal is an
+:class:`ApiError` carrying its HTTP status, so the HTTP layer (:mod:`skat.web.app`) only
+translates. Nothing here knows about requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from skat._core import Phase, SkatError
+from skat.players import PlayerSpecError, available_players, make_player
+from skat.ui.analysis import GameAnalysis
+from skat.ui.common import DEFAULT_OPPONENT, InputError, UiError
+from skat.ui.session import HINT_WORLDS, Hint, Session
+from skat.web.state import session_state
+
+__all__ = ["SPEC_LIMITS", "ApiError", "Tables", "WebSession", "check_spec"]
+
+T = TypeVar("T")
+
+# Limits on what a client may ask for in a player spec (the server's own --opponents is free).
+SPEC_LIMITS = {"worlds": 400, "tt_mb": 64, "seconds": 10.0, "threads": 8}
+
+
+class ApiError(UiError):
+    """A request the API refuses, with its HTTP status."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class WebSession:
+    """One browser session: its table, a version that counts changes, and its workers."""
+
+    id: str
+    session: Session
+    version: int = 0
+    busy: bool = False
+    last_seen: float = field(default_factory=time.monotonic)
+    analyses: dict[int, Future[GameAnalysis]] = field(default_factory=dict)
+    hint: tuple[int, Future[Hint]] | None = None
+    error: str | None = None
+
+    def touch(self) -> None:
+        self.last_seen = time.monotonic()
+
+    def state(self) -> dict[str, Any]:
+        with self.session.lock:
+            return session_state(self.session, self.id, self.version, self.busy)
+
+
+def check_spec(spec: str) -> str:
+    """A client's player spec, if it names a registered player within :data:`SPEC_LIMITS`."""
+    head, _, options = spec.strip().partition(":")
+    if head not in available_players():
+        raise ApiError(
+            422, f"unknown opponent {head!r}; available: {', '.join(available_players())}"
+        )
+    for part in filter(None, options.split(",")):
+        key, _, value = part.partition("=")
+        limit = SPEC_LIMITS.get(key.strip())
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        if (limit is not None and number > limit) or number > 1e6:
+            raise ApiError(422, f"opponent option {key.strip()}={value} is too large")
+    try:
+        make_player(spec)
+    except PlayerSpecError as e:
+        raise ApiError(422, str(e)) from None
+    return spec.strip()
+
+
+class Tables:
+    """All sessions of a server, the worker threads and the limits.
+
+    ``opponents``: the default AI specs; ``pace``: seconds before each AI card (half before
+    each AI bid); ``ai_seconds``: the time limit of one AI move; ``hint_seconds`` and
+    ``analysis_seconds``: how long a request waits for a hint or analysis; ``max_sessions``
+    and ``idle_seconds``: how many sessions are kept and for how long without a request.
+    """
+
+    def __init__(
+        self,
+        opponents: Sequence[str] = (DEFAULT_OPPONENT,),
+        pace: float = 0.5,
+        ai_seconds: float = 30.0,
+        hint_seconds: float = 60.0,
+        analysis_seconds: float = 120.0,
+        max_sessions: int = 100,
+        idle_seconds: float = 3 * 3600.0,
+        workers: int | None = None,
+        hint_worlds: int | None = None,
+    ) -> None:
+        self.opponents = list(opponents)
+        self.pace = pace
+        self.ai_seconds = ai_seconds
+        self.hint_seconds = hint_seconds
+        self.analysis_seconds = analysis_seconds
+        self.max_sessions = max_sessions
+        self.idle_seconds = idle_seconds
+        self.hint_worlds = hint_worlds
+        self.sessions: dict[str, WebSession] = {}
+        self.lock = threading.Lock()
+        n = workers if workers is not None else max(8, 4 * (os.cpu_count() or 1))
+        self.pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="skat-web")
+
+    def close(self) -> None:
+        """Stops taking work; running AI moves finish in the background."""
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    # ----- sessions ------------------------------------------------------------------------
+
+    def create(self, body: dict[str, Any]) -> WebSession:
+        """A new session from a request body (validated)."""
+        seat = _int_field(body, "seat", 0, 0, 2)
+        games = _int_field(body, "games", 3, 1, 100)
+        seed = _int_field(body, "seed", None, 0, 2**63 - 1)
+        if seed is None:
+            seed = secrets.randbelow(2**32)
+        raw = body.get("opponents")
+        if raw is None:
+            specs = self.opponents
+        else:
+            if isinstance(raw, str):
+                raw = [raw]
+            if (
+                not isinstance(raw, list)
+                or not 1 <= len(raw) <= 2
+                or not all(isinstance(x, str) for x in raw)
+            ):
+                raise ApiError(422, "opponents: one or two player specs (strings)")
+            specs = [check_spec(x) for x in raw]
+        self._expire()
+        with self.lock:
+            if len(self.sessions) >= self.max_sessions:
+                raise ApiError(503, "the server has as many sessions as it keeps; try later")
+        try:
+            session = Session(
+                seat=seat,
+                opponents=specs,
+                seed=seed,
+                games=games,
+                ai_seconds=self.ai_seconds,
+                hint_worlds=self.hint_worlds if self.hint_worlds is not None else HINT_WORLDS,
+            )
+        except SkatError as e:
+            raise ApiError(422, str(e)) from None
+        ws = WebSession(secrets.token_urlsafe(16), session)
+        with self.lock:
+            self.sessions[ws.id] = ws
+        self._schedule_ai(ws)
+        return ws
+
+    def get(self, session_id: str) -> WebSession:
+        with self.lock:
+            ws = self.sessions.get(session_id)
+        if ws is None:
+            raise ApiError(404, f"no session {session_id!r} (it may have expired)")
+        ws.touch()
+        return ws
+
+    def delete(self, session_id: str) -> None:
+        with self.lock:
+            if self.sessions.pop(session_id, None) is None:
+                raise ApiError(404, f"no session {session_id!r}")
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        with self.lock:
+            for sid, ws in list(self.sessions.items()):
+                if now - ws.last_seen > self.idle_seconds and not ws.busy:
+                    del self.sessions[sid]
+
+    # ----- moves ---------------------------------------------------------------------------
+
+    def act(self, ws: WebSession, text: str) -> None:
+        s = ws.session
+        with s.lock:
+            if ws.busy or (not s.waiting_for_human and not s.game.is_over):
+                raise ApiError(409, "it is not your turn: the AI players are moving")
+            if s.game.is_over:
+                raise ApiError(409, "the game is over; start the next game")
+            try:
+                s.act(text)
+            except InputError as e:
+                raise ApiError(422, str(e)) from None
+            ws.version += 1
+        self._schedule_ai(ws)
+
+    def next_game(self, ws: WebSession) -> None:
+        s = ws.session
+        with s.lock:
+            try:
+                s.next_game()
+            except UiError as e:
+                raise ApiError(409, str(e)) from None
+            ws.version += 1
+        self._schedule_ai(ws)
+
+    def _schedule_ai(self, ws: WebSession) -> None:
+        with ws.session.lock:
+            if ws.busy or not ws.session.ai_to_move:
+                return
+            ws.busy = True
+            ws.version += 1
+        try:
+            self.pool.submit(self._run_ai, ws)
+        except RuntimeError:  # shutting down
+            with ws.session.lock:
+                ws.busy = False
+
+    def _run_ai(self, ws: WebSession) -> None:
+        s = ws.session
+        try:
+            while True:
+                with s.lock:
+                    if not s.ai_to_move:
+                        break
+                    playing = s.game.phase == Phase.PLAY
+                if self.pace > 0:
+                    time.sleep(self.pace if playing else self.pace / 2)
+                s.ai_step()
+                with s.lock:
+                    ws.version += 1
+        except Exception as e:  # noted for the page; the session stays usable
+            with s.lock:
+                ws.error = f"{type(e).__name__}: {e}"
+                s.notes.append(f"AI move failed: {ws.error}")
+        finally:
+            with s.lock:
+                ws.busy = False
+                ws.version += 1
+
+    # ----- help ----------------------------------------------------------------------------
+
+    async def hint(self, ws: WebSession) -> Hint:
+        s = ws.session
+        with s.lock:
+            if ws.busy or not s.waiting_for_human:
+                raise ApiError(409, "a hint is given when it is your turn")
+            key = ws.version
+            pending = ws.hint
+            if pending is None or pending[0] != key:
+                pending = (key, self.pool.submit(s.hint))
+                ws.hint = pending
+        try:
+            return await _wait(pending[1], self.hint_seconds)
+        except TimeoutError:
+            raise ApiError(503, "the hint is taking too long; try again") from None
+        except UiError as e:
+            raise ApiError(409, str(e)) from None
+
+    async def analysis(self, ws: WebSession, index: int | None, wait: float) -> GameAnalysis | None:
+        s = ws.session
+        with s.lock:
+            done = len(s.finished)
+            i = done - 1 if index is None else index
+            if not 0 <= i < done:
+                raise ApiError(
+                    404 if done else 409,
+                    f"game {i + 1} is not finished" if done else "no game is finished yet",
+                )
+            future = ws.analyses.get(i)
+            if future is None:
+                future = self.pool.submit(s.analysis, i)
+                ws.analyses[i] = future
+        try:
+            return await _wait(future, min(wait, self.analysis_seconds))
+        except TimeoutError:
+            return None
+        except UiError as e:
+            raise ApiError(409, str(e)) from None
+
+    def record(self, ws: WebSession, index: int | None) -> str:
+        s = ws.session
+        with s.lock:
+            done = len(s.finished)
+            if index is None:
+                return s.records()
+            if not 0 <= index < done:
+                raise ApiError(404, f"game {index + 1} is not finished")
+            return s.record(index) + "\n"
+
+
+async def _wait(future: Future[T], seconds: float) -> T:
+    return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), seconds)
+
+
+def _int_field(body: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> Any:
+    value = body.get(key, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ApiError(422, f"{key}: an integer from {lo} to {hi}")
+    return value
