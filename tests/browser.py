@@ -12,6 +12,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
+from typing import Any
 
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -55,6 +56,42 @@ def chrome(width: int = 1400, height: int = 950) -> WebDriver:
     ):
         opts.add_argument(arg)
     return webdriver.Chrome(service=Service(driver), options=opts)
+
+
+def phone(d: WebDriver, width: int = 390, height: int = 844) -> None:
+    """Makes the page's viewport a phone's: ``width`` x ``height`` CSS px, touch-sized, with the
+    page's ``<meta name="viewport">`` honoured as a mobile browser does."""
+    d.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
+    )
+
+
+OVERFLOW_JS = """
+const e = document.scrollingElement;
+return {scroll: e.scrollWidth, client: e.clientWidth,
+        width: window.innerWidth, height: window.innerHeight};
+"""
+
+# Each hand card, after the hand is scrolled into view: its box and whether the element at its
+# centre is the card itself (or a part of it), i.e. a tap there reaches the card.
+HAND_CARDS_JS = """
+document.getElementById("hand").scrollIntoView({block: "nearest"});
+return [...document.querySelectorAll("#hand .card")].map((c) => {
+  const r = c.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {card: c.dataset.card, left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+          width: r.width, height: r.height, hit: c.contains(hit)};
+});
+"""
+
+
+def layout(d: WebDriver) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    """The page's scroll and viewport sizes, and every hand card's box (see
+    :data:`HAND_CARDS_JS`)."""
+    sizes = d.execute_script(OVERFLOW_JS)
+    cards = d.execute_script(HAND_CARDS_JS)
+    return sizes, cards
 
 
 def body(d: WebDriver, key: str) -> str:

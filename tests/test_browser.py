@@ -15,9 +15,19 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from skat._core import Game
-from skat.web.app import Tables
 from skat.web.server import BackgroundServer
-from tests.browser import body, chrome, find_browser, new_list, ready, step, wait_for
+from skat.web.tables import Tables
+from tests.browser import (
+    body,
+    chrome,
+    find_browser,
+    layout,
+    new_list,
+    phone,
+    ready,
+    step,
+    wait_for,
+)
 
 if find_browser() is None:
     if os.environ.get("CI"):
@@ -110,3 +120,64 @@ def test_an_illegal_click_shows_a_message(driver: WebDriver) -> None:
                     return
             step(d)
         raise AssertionError("the game did not end")
+
+
+def _check_phone_layout(d: WebDriver, cards_expected: int) -> None:
+    sizes, cards = layout(d)
+    assert sizes["width"] == 390 and sizes["height"] == 844, sizes
+    assert sizes["scroll"] <= sizes["client"], f"horizontal scrolling: {sizes}"
+    assert len(cards) == cards_expected, cards
+    for c in cards:
+        inside = c["left"] >= 0 and c["right"] <= sizes["width"]
+        inside = inside and c["top"] >= 0 and c["bottom"] <= sizes["height"]
+        assert inside, f"card {c['card']} is not on the screen: {c}"
+        assert c["width"] >= 40 and c["height"] >= 44, f"card {c['card']} is too small: {c}"
+        assert c["hit"], f"a tap at the centre of {c['card']} does not reach it: {c}"
+
+
+def test_phone_width_shows_the_whole_hand_without_horizontal_scrolling() -> None:
+    """At 390 x 844 CSS px: no horizontal scrolling, every card of the hand on the screen at
+    once and tappable (the element at its centre is the card), in the auction, when putting
+    two cards away and in card play; a tap on a card plays it."""
+    d = chrome(390, 844)
+    try:
+        phone(d)
+        with BackgroundServer(Tables(opponents=["rules"], pace=0)) as server:
+            d.get(server.url + "/")
+            wait_for(d, lambda: ready(d), what="the first state")
+            new_list(d, seed=11)
+            assert body(d, "phase") == "bidding"
+            _check_phone_layout(d, 10)
+            seen = {"bidding"}
+            while body(d, "over") != "true" and len(seen) < 3:
+                step(d)
+                phase = body(d, "phase")
+                if phase == "discard" and phase not in seen:
+                    _check_phone_layout(d, 12)
+                    seen.add(phase)
+                elif phase == "play" and phase not in seen:
+                    _check_phone_layout(d, len(d.find_elements(By.CSS_SELECTOR, "#hand .card")))
+                    seen.add(phase)
+            assert seen == {"bidding", "discard", "play"}, seen  # this seed: we declare
+            # a tap on a legal card plays it
+            legal = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
+            before = len(d.find_elements(By.CSS_SELECTOR, "#hand .card"))
+            played = legal[0].get_attribute("data-card")
+            legal[0].click()
+            wait_for(
+                d,
+                lambda: (
+                    played
+                    not in [
+                        c.get_attribute("data-card")
+                        for c in d.find_elements(By.CSS_SELECTOR, "#hand .card")
+                    ]
+                ),
+                what="the tapped card to be played",
+            )
+            assert len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) == before - 1
+            wait_for(d, lambda: ready(d), what="the next state")
+            sizes, _ = layout(d)
+            assert sizes["scroll"] <= sizes["client"], sizes
+    finally:
+        d.quit()
