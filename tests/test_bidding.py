@@ -22,11 +22,11 @@ from skat.bidding import (
     win_probabilities,
     win_probability,
 )
-from skat.bidding.fit import logistic_fit, sample_from_game, samples_from_records
-from skat.bidding.generate import choose_contract, contract_actions, read_records
 from skat.bidding.model import BiddingModel
 from skat.match import play
 from skat.players import make_player
+from skat.training.fit import logistic_fit, sample_from_game, samples_from_records
+from skat.training.generate import choose_contract, contract_actions, read_records
 
 ISS = str(Path(__file__).resolve().parent / "data" / "iss" / "iss-sample.sgf")
 ALL = sorted(Card.all())

@@ -71,7 +71,7 @@ def test_play_watch_prints_a_whole_game() -> None:
     assert r.returncode == 0, r.stderr
     assert "Result:" in r.stdout and "(;GM[Skat]PC[skat]" in r.stdout
     bad = run("play", "--watch", "--players", "nobody")
-    assert bad.returncode == 2 and "available" in bad.stdout
+    assert bad.returncode == 2 and "available" in bad.stderr and "--players" in bad.stderr
 
 
 def test_bench_pimc_small(tmp_path: Path) -> None:

@@ -17,6 +17,21 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from skat._core import Deal, Game, random_games
+from skat.defaults import (
+    BENCH_BIDDING_HANDS,
+    BENCH_INFERENCE_CANDIDATES,
+    BENCH_INFERENCE_POSITIONS,
+    BENCH_PIMC_DEALS,
+    BENCH_PIMC_GAMES,
+    BENCH_PIMC_THREADS,
+    BENCH_REPEAT,
+    BENCH_RULES_GAMES,
+    BENCH_SEED,
+    INFERENCE_SIDES,
+    TRAIN_BIDDER,
+    WORLDS,
+)
+from skat.seeds import derive_seed, wrap_seed
 
 
 @dataclass
@@ -52,7 +67,7 @@ def python_random_games(n: int, seed: int) -> int:
     rng = random.Random(seed)
     actions = 0
     for i in range(n):
-        game = Game(Deal.random(seed + i))
+        game = Game(Deal.random(wrap_seed(seed + i)))
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
             actions += 1
@@ -88,7 +103,9 @@ def _time(timing: Timing, fn: Callable[[int, int], int | None], seed: int) -> No
     timing.action_rates.append(actions / elapsed)
 
 
-def bench_rules(games: int = 2000, repeat: int = 5, seed: int = 0) -> dict[str, Any]:
+def bench_rules(
+    games: int = BENCH_RULES_GAMES, repeat: int = BENCH_REPEAT, seed: int = BENCH_SEED
+) -> dict[str, Any]:
     """Random complete games per second: inside Rust, through the Python API, and over
     OpenSpiel's ``skat`` (if installed), interleaved run by run so that load affects all alike.
     """
@@ -97,7 +114,7 @@ def bench_rules(games: int = 2000, repeat: int = 5, seed: int = 0) -> dict[str, 
     spiel = Timing("openspiel", games)
     have_spiel = openspiel_random_games(1, seed) is not None
     for r in range(repeat):
-        s = seed + r * 1_000_003
+        s = wrap_seed(seed + r * 1_000_003)
         _time(rust, random_games, s)
         _time(python, python_random_games, s)
         if have_spiel:
@@ -151,12 +168,12 @@ def _summary(values: list[float]) -> dict[str, float]:
 
 
 def bench_pimc(
-    deals: int = 10,
-    worlds: int = 160,
-    threads: int = 1,
+    deals: int = BENCH_PIMC_DEALS,
+    worlds: int = WORLDS,
+    threads: int = BENCH_PIMC_THREADS,
     points: bool = True,
-    seed: int = 0,
-    games: int = 1,
+    seed: int = BENCH_SEED,
+    games: int = BENCH_PIMC_GAMES,
     on_step: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Seconds per PIMC decision in the first trick (each of its three cards, on deals bid and
@@ -172,7 +189,7 @@ def bench_pimc(
     j = 0
     while len(per_card[0]) < deals:
         j += 1
-        game = declared_game(seed * 1_000_003 + j)
+        game = declared_game(wrap_seed(seed * 1_000_003 + j))
         if game is None:
             continue
         contract = game.contract
@@ -191,7 +208,7 @@ def bench_pimc(
     for g in range(games):
         players = [make_player(spec) for _ in range(3)]
         start = time.perf_counter()
-        play(players, Deal.random(seed * 7_919 + g), seed=g)
+        play(players, Deal.random(wrap_seed(seed * 7_919 + g)), seed=g)
         game_times.append(time.perf_counter() - start)
         if on_step is not None:
             on_step("game")
@@ -210,7 +227,9 @@ def bench_pimc(
     }
 
 
-def bench_bidding(hands: int = 200, seed: int = 1, repeat: int = 3) -> dict[str, Any]:
+def bench_bidding(
+    hands: int = BENCH_BIDDING_HANDS, seed: int = BENCH_SEED, repeat: int = BENCH_REPEAT
+) -> dict[str, Any]:
     """Time of the full bidding tree (``evaluate`` at bid 18: 92,862 leaves) per hand, one
     thread, on random hands in random seats; also with all 63 bids at once and the
     declaration searches the kermit player runs after winning the auction."""
@@ -249,23 +268,26 @@ def bench_bidding(hands: int = 200, seed: int = 1, repeat: int = 3) -> dict[str,
 
 
 def bench_inference(
-    positions: int = 100, seed: int = 1, repeat: int = 3, candidates: int = 10_000
+    positions: int = BENCH_INFERENCE_POSITIONS,
+    seed: int = BENCH_SEED,
+    repeat: int = BENCH_REPEAT,
+    candidates: int = BENCH_INFERENCE_CANDIDATES,
+    worlds: int = WORLDS,
 ) -> dict[str, Any]:
     """Time of one inference draw per decision: ``candidates`` uniform worlds sampled and
-    weighted, 160 worlds resampled from them (one thread, ``Inference.sample``), at the first
+    weighted, ``worlds`` worlds resampled from them (one thread, ``Inference.sample``), at the first
     card of deals bid and declared by ``kermit``, from the declarer's and a defender's seat."""
     from skat._core import Deal, Phase
     from skat.inference import default_tables
     from skat.match import play
     from skat.players import make_player
-    from skat.tournament import derive_seed
 
-    inf = default_tables().compile("SD", candidates)
+    inf = default_tables().compile(INFERENCE_SIDES, candidates)
     views: dict[str, list[Any]] = {"declarer": [], "defender": []}
     j = 0
     while len(views["declarer"]) < positions:
         deal = Deal.random(derive_seed(seed, j))
-        players = [make_player("kermit:worlds=1,threads=1") for _ in range(3)]
+        players = [make_player(TRAIN_BIDDER) for _ in range(3)]
         game = play(players, deal, seed=j, until=Phase.PLAY)
         j += 1
         if game.is_over or game.declarer is None:
@@ -278,6 +300,7 @@ def bench_inference(
         "seed": seed,
         "repeat": repeat,
         "candidates": candidates,
+        "worlds": worlds,
         "machine": platform.platform(),
     }
     for side, vs in views.items():
@@ -286,7 +309,7 @@ def bench_inference(
         for _ in range(repeat):
             for i, v in enumerate(vs):
                 t = time.perf_counter()
-                _, st = inf.sample(v, 160, i)
+                _, st = inf.sample(v, worlds, i)
                 best[i] = min(best[i], time.perf_counter() - t)
                 stats.append(st)
         out[f"{side}_ms"] = _summary([x * 1000 for x in best])

@@ -47,9 +47,11 @@ from dataclasses import dataclass, replace
 from typing import IO
 
 from skat._core import Deal, Phase
+from skat.defaults import THREADS_ENV
 from skat.match import PlayerFailure, play
 from skat.players.base import Player, make_player
 from skat.records import named_record
+from skat.seeds import deal_seed, derive_seed
 from skat.tournament_results import (
     FULL_SEATINGS,
     LIST_GAMES,
@@ -86,36 +88,9 @@ __all__ = [
     "write_json",
 ]
 
-_MASK = (1 << 64) - 1
 _STREAM_AUCTION = 1
 _STREAM_PLAY = 2
-_THREADS_ENV = "SKAT_THREADS"
-
-
-# ----- seeds ---------------------------------------------------------------------------------
-
-
-def _splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
-    return x ^ (x >> 31)
-
-
-def derive_seed(seed: int, *path: int) -> int:
-    """A 64-bit seed mixed (SplitMix64) from a tournament seed and a path of integers.
-
-    Any integer is accepted (taken modulo 2**64); the result fits ``Deal.random``.
-    """
-    x = _splitmix64(seed & _MASK)
-    for part in path:
-        x = _splitmix64(x ^ (part & _MASK))
-    return x
-
-
-def deal_seed(seed: int, j: int) -> int:
-    """The seed of candidate deal ``j``: the deal is ``Deal.random(deal_seed(seed, j))``."""
-    return derive_seed(seed, j)
+_THREADS_ENV = THREADS_ENV
 
 
 # ----- playing -------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ The tables are learned from played games by ``skat train bidding``; the package 
 model trained on this project's own self-play games (see ``docs/bidding.md`` for how it was
 made and what each table means). The decisions the thesis leaves open are listed in the
 documentation of the compiled evaluator (``crates/skat-core/src/bidding.rs``) and of
-:mod:`skat.bidding.fit`.
+:mod:`skat.training.fit`.
 
 >>> from skat.bidding import win_probability, evaluate
 >>> p = win_probability("CJ SJ HJ DJ CA CT CK SA ST HA", "D7 D8", "G", seat=0)

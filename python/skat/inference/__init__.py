@@ -6,7 +6,8 @@ the other players bid on, instead of uniformly.
 
 - As **declarer** the seat weighs the defenders' original hands by their auction outcomes
   (passed without bidding / after bidding, at which value), with tables learned from auctions
-  of our own ``kermit`` bidder on random deals (:func:`skat.inference.learn.count_auctions`).
+  of our own ``kermit`` bidder on random deals
+  (:func:`skat.training.inference_tables.count_auctions`).
 - As **defender** it weighs the declarer's ten cards plus two put away by the 10+2 evaluation of
   the announced contract (the chance it wins in a way that reaches the bid; below 0.5 the world
   is ruled out), and the other defender's hand by her auction outcome.

@@ -1,4 +1,10 @@
-"""The player protocol, the registry of named players and the spec-string parser."""
+"""The player protocol, the registry of named players and the spec-string parser.
+
+A spec's option values are typed by the player class's constructor annotations and the
+options every engine player shares (:data:`OPTION_RANGES`) are range-checked, so that a bad
+spec fails with :class:`PlayerSpecError` (a :class:`skat.SkatError`) when it is built, before
+any game, never deep inside the engine.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,15 @@ import importlib
 import importlib.util
 import inspect
 import sys
+import types
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from skat._core import Action, SkatError, View
+from skat.defaults import CANDIDATES_MAX, THREADS_MAX, TT_MB_MAX, WORLDS_MAX
+from skat.seeds import SEED_MAX
 
 
 @runtime_checkable
@@ -48,11 +58,16 @@ def available_players() -> dict[str, str]:
     return out
 
 
+_TRUE = ("true", "yes", "on")
+_FALSE = ("false", "no", "off")
+
+
 def _value(text: str) -> Any:
+    """An option value without a type annotation: bool, int, float or text."""
     low = text.lower()
-    if low in ("true", "yes", "on"):
+    if low in _TRUE:
         return True
-    if low in ("false", "no", "off"):
+    if low in _FALSE:
         return False
     for conv in (int, float):
         try:
@@ -62,16 +77,93 @@ def _value(text: str) -> Any:
     return text
 
 
-def _options(spec: str, text: str) -> dict[str, Any]:
-    opts: dict[str, Any] = {}
+def _options(spec: str, text: str) -> dict[str, str]:
+    """The ``key=value`` options of a spec, values as written."""
+    opts: dict[str, str] = {}
     if not text:
         return opts
     for part in text.split(","):
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
             raise PlayerSpecError(f"player spec {spec!r}: option {part!r} is not key=value")
-        opts[key.strip()] = _value(value.strip())
+        opts[key.strip()] = value.strip()
     return opts
+
+
+# Ranges of the options every engine player shares: (lowest, highest), either end open.
+OPTION_RANGES: dict[str, tuple[float | None, float | None]] = {
+    "worlds": (1, WORLDS_MAX),
+    "threads": (1, THREADS_MAX),
+    "tt_mb": (1, TT_MB_MAX),
+    "seconds": (0.0, None),
+    "seed": (0, SEED_MAX),
+    "threshold": (0.0, 1.0),
+    "candidates": (1, CANDIDATES_MAX),
+}
+
+
+def check_option(name: str, value: Any) -> None:
+    """Raises :class:`PlayerSpecError` when a known option (:data:`OPTION_RANGES`) is out of
+    its range; ``None`` (the player's own default) and unknown names pass."""
+    bounds = OPTION_RANGES.get(name)
+    if bounds is None or value is None or isinstance(value, bool):
+        return
+    if not isinstance(value, int | float):
+        return
+    lo, hi = bounds
+    if (lo is not None and value < lo) or (hi is not None and value > hi) or value != value:
+        want = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise PlayerSpecError(f"option {name} must be in {want}, got {value}")
+
+
+def _convert(text: str, annotation: Any) -> Any:
+    """``text`` read as ``annotation`` (int, float, bool, str, ``X | None``); raises
+    ``ValueError`` when it is not one. Other annotations: :func:`_value`."""
+    if annotation is inspect.Parameter.empty or annotation is Any:
+        return _value(text)
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        if type(None) in args and text.lower() in ("none", "null", ""):
+            return None
+        kinds = [a for a in args if a is not type(None)]
+        for kind in kinds:
+            try:
+                return _convert(text, kind)
+            except ValueError:
+                pass
+        words = {int: "an integer", float: "a number", bool: "true or false", str: "text"}
+        names = " or ".join(words.get(k, getattr(k, "__name__", str(k))) for k in kinds)
+        raise ValueError(f"expected {names}" + (" or none" if type(None) in args else ""))
+    low = text.lower()
+    if annotation is bool:
+        if low in _TRUE or low in _FALSE:
+            return low in _TRUE
+        raise ValueError("expected true or false")
+    if annotation is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError("expected an integer") from None
+    if annotation is float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError("expected a number") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("expected a finite number")
+        return value
+    if annotation is str:
+        return text
+    return _value(text)
+
+
+def _annotations(factory: Callable[..., Player]) -> dict[str, Any]:
+    """The evaluated annotations of the factory's parameters (empty where they cannot be)."""
+    try:
+        sig = inspect.signature(factory, eval_str=True)
+    except (TypeError, ValueError, NameError, AttributeError, SyntaxError):
+        return {}
+    return {n: p.annotation for n, p in sig.parameters.items()}
 
 
 def _load_class(spec: str, where: str, name: str) -> Callable[..., Player]:
@@ -99,21 +191,37 @@ def _load_class(spec: str, where: str, name: str) -> Callable[..., Player]:
     return cls  # type: ignore[no-any-return]
 
 
-def _check_options(spec: str, factory: Callable[..., Player], opts: dict[str, Any]) -> None:
+def _check_options(
+    spec: str, factory: Callable[..., Player], opts: dict[str, str]
+) -> dict[str, Any]:
+    """The options typed by the factory's annotations and range-checked; raises
+    :class:`PlayerSpecError` for unknown names, values of the wrong type or out of range."""
     try:
-        sig = inspect.signature(factory)
+        params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
-        return
-    params = sig.parameters
-    if any(p.kind == p.VAR_KEYWORD for p in params.values()):
-        return
-    known = [n for n, p in params.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    unknown = [k for k in opts if k not in known]
-    if unknown:
-        raise PlayerSpecError(
-            f"player spec {spec!r}: unknown option(s) {', '.join(unknown)};"
-            f" options: {', '.join(known) or '(none)'}"
-        )
+        return {k: _value(v) for k, v in opts.items()}
+    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        known = [
+            n for n, p in params.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+        unknown = [k for k in opts if k not in known]
+        if unknown:
+            raise PlayerSpecError(
+                f"player spec {spec!r}: unknown option(s) {', '.join(unknown)};"
+                f" options: {', '.join(known) or '(none)'}"
+            )
+    hints = _annotations(factory)
+    typed: dict[str, Any] = {}
+    for key, text in opts.items():
+        try:
+            typed[key] = _convert(text, hints.get(key, inspect.Parameter.empty))
+        except ValueError as e:
+            raise PlayerSpecError(f"player spec {spec!r}: option {key}={text!r}: {e}") from None
+        try:
+            check_option(key, typed[key])
+        except PlayerSpecError as e:
+            raise PlayerSpecError(f"player spec {spec!r}: {e}") from None
+    return typed
 
 
 def make_player(spec: str) -> Player:
@@ -123,7 +231,10 @@ def make_player(spec: str) -> Player:
     - ``package.module:ClassName[:key=value,...]`` or ``path/to/file.py:ClassName[:...]``:
       any class, called with the options as keyword arguments.
 
-    Option values are read as bool (true/false), int, float or text.
+    Option values are read as the factory's parameter annotations say (``int``, ``float``,
+    ``bool``: true/false, ``str``, ``X | None``: also ``none``), else as bool, int, float or
+    text; the options of :data:`OPTION_RANGES` must be in range. Any bad option raises
+    :class:`PlayerSpecError`.
     """
     parts = spec.strip().split(":")
     head = parts[0]
@@ -140,9 +251,9 @@ def make_player(spec: str) -> Player:
             raise PlayerSpecError(f"unknown player {head!r}; available: {names}")
         factory = _REGISTRY[head]
         opts = _options(spec, ":".join(parts[1:]))
-    _check_options(spec, factory, opts)
+    typed = _check_options(spec, factory, opts)
     try:
-        player = factory(**opts)
+        player = factory(**typed)
     except (TypeError, ValueError) as e:
         raise PlayerSpecError(f"player spec {spec!r}: {e}") from e
     if not callable(getattr(player, "act", None)):

@@ -8,6 +8,7 @@ card points; null: win/loss, then how late the declarer is forced to take a tric
 from __future__ import annotations
 
 from skat._core import Action, Game, Phase, Pimc, View
+from skat.defaults import PIMC_TT_MB
 from skat.players.base import register
 from skat.players.rules import RulesPlayer
 
@@ -18,7 +19,7 @@ class CheaterPlayer:
 
     omniscient = True
 
-    def __init__(self, tt_mb: int = 16) -> None:
+    def __init__(self, tt_mb: int = PIMC_TT_MB) -> None:
         self.rules = RulesPlayer()
         self.engine = Pimc(worlds=1, threads=1, points=True, tt_mb=tt_mb)
         self.game: Game | None = None

@@ -13,8 +13,10 @@ and the other defender's bids.
 Options (spec ``kermit:threshold=0.55,worlds=40``): ``threshold``, ``model`` (path of a
 bidding model ``.npz``; default the packaged one), ``inference`` (``SD`` as declarer and
 defender, the default; ``S`` or ``D`` one side only; ``NI`` none: uniform worlds),
-``candidates`` (uniform candidate worlds weighed per decision, default 2000) and every
-``pimc`` option.
+``candidates`` (uniform candidate worlds weighed per decision, default 2000),
+``inference_tables`` (path of learned inference tables ``.npz`` as ``skat train inference``
+writes them; default the packaged ones; a missing or unreadable file is refused when the player
+is made) and every ``pimc`` option.
 
 >>> from skat.players import make_player
 >>> p = make_player("kermit:threshold=0.55,worlds=20,threads=1")
@@ -26,7 +28,15 @@ from __future__ import annotations
 
 from skat._core import Action, Cards, Contract, Inference, Phase, PimcDecision, View, bids
 from skat.bidding.model import BiddingModel, default_model
+from skat.defaults import (
+    INFERENCE_CANDIDATES,
+    INFERENCE_SIDES,
+    KERMIT_THRESHOLD,
+    PIMC_TT_MB,
+    WORLDS,
+)
 from skat.inference import SIDES, make_inference
+from skat.inference.files import compiled_tables
 from skat.players.base import register
 from skat.players.pimc import PimcPlayer
 
@@ -39,16 +49,17 @@ class KermitPlayer(PimcPlayer):
 
     def __init__(
         self,
-        threshold: float = 0.6,
+        threshold: float = KERMIT_THRESHOLD,
         model: str | None = None,
-        worlds: int = 160,
+        worlds: int = WORLDS,
         seconds: float | None = None,
         points: bool = True,
         threads: int | None = None,
-        tt_mb: int = 16,
+        tt_mb: int = PIMC_TT_MB,
         seed: int = 0,
-        inference: str = "SD",
-        candidates: int = 2000,
+        inference: str = INFERENCE_SIDES,
+        candidates: int = INFERENCE_CANDIDATES,
+        inference_tables: str | None = None,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
@@ -66,6 +77,11 @@ class KermitPlayer(PimcPlayer):
         self.candidates = candidates
         self._custom_model = bool(model)
         self._inference: Inference | None = None
+        self.inference_tables = inference_tables
+        if inference_tables:  # read (and compiled, cached) now: a bad file fails here
+            self._inference = compiled_tables(
+                inference_tables, sides, candidates, self.model if model else None
+            )
         self._values: dict[int, float] = {}
         self._plan: Contract | None = None
 

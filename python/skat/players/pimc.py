@@ -10,13 +10,14 @@ player's until the learned bidder exists.
 
 Options (spec ``pimc:worlds=160,seed=3``):
 
-- ``worlds``: worlds per decision (default 160, the thesis's saturation point);
+- ``worlds``: worlds per decision (default :data:`skat.defaults.WORLDS`, 160, the thesis's
+  saturation point);
 - ``seconds``: a time budget per decision instead (at most ``worlds`` worlds are used);
 - ``points``: exact card points as the tie-break (default on, as in Kermit; off is about ten
   times faster at the first trick and keeps win and schneider);
 - ``threads``: solver threads (default: the ``SKAT_THREADS`` environment variable, else the
   number of CPUs);
-- ``tt_mb``: transposition table per thread in MB;
+- ``tt_mb``: transposition table per thread in MB (default :data:`skat.defaults.PIMC_TT_MB`);
 - ``seed``: added to the game seed so that different instances sample different worlds.
 
 >>> from skat.players import make_player
@@ -26,19 +27,12 @@ Options (spec ``pimc:worlds=160,seed=3``):
 
 from __future__ import annotations
 
-import os
-
 from skat._core import Action, Phase, Pimc, PimcDecision, View
-from skat.players.base import register
+from skat.defaults import PIMC_TT_MB, WORLDS, default_threads
+from skat.players.base import check_option, register
 from skat.players.rules import RulesPlayer
 
-
-def default_threads() -> int:
-    """Solver threads for a new player: ``SKAT_THREADS`` if set, else the CPU count."""
-    env = os.environ.get("SKAT_THREADS", "")
-    if env.strip().isdigit() and int(env) > 0:
-        return int(env)
-    return max(1, os.cpu_count() or 1)
+__all__ = ["PimcPlayer", "default_threads"]
 
 
 @register("pimc")
@@ -47,13 +41,17 @@ class PimcPlayer:
 
     def __init__(
         self,
-        worlds: int = 160,
+        worlds: int = WORLDS,
         seconds: float | None = None,
         points: bool = True,
         threads: int | None = None,
-        tt_mb: int = 16,
+        tt_mb: int = PIMC_TT_MB,
         seed: int = 0,
     ) -> None:
+        for name, value in (("worlds", worlds), ("seconds", seconds), ("threads", threads)):
+            check_option(name, value)
+        check_option("tt_mb", tt_mb)
+        check_option("seed", seed)
         self.engine = Pimc(
             worlds=worlds,
             threads=threads if threads is not None else default_threads(),

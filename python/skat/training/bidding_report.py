@@ -19,9 +19,10 @@ import numpy as np
 from rich.table import Table
 
 from skat._core import Cards, Game, Phase, Position, Solver
-from skat.bidding.fit import samples_with_records
-from skat.bidding.generate import read_records
 from skat.bidding.model import BiddingModel
+from skat.defaults import SOLVER_TT_MB
+from skat.training.fit import samples_with_records
+from skat.training.generate import read_records
 
 FAMILIES = ("suit", "grand", "null", "null ouvert")
 
@@ -131,7 +132,7 @@ def bidding_report(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """The calibration report as a JSON-ready dict (see the module documentation)."""
-    solver = Solver(tt_mb=64)
+    solver = Solver(tt_mb=SOLVER_TT_MB)
     report: dict[str, Any] = {"model": model.meta, "sections": {}}
     if data_files:
         report["sections"]["held_out"] = _section(

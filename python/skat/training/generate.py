@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from skat._core import Action, Cards, Contract, Deal, Game, GameType
-from skat.tournament import derive_seed
+from skat.defaults import TRAIN_WORLDS
+from skat.seeds import derive_seed
 
 if TYPE_CHECKING:
     from skat.bidding.model import BiddingModel
@@ -190,7 +191,7 @@ def generate(
     seed: int,
     *,
     start: int = 0,
-    worlds: int = 8,
+    worlds: int = TRAIN_WORLDS,
     workers: int = 1,
     model_path: str | os.PathLike[str] | None = None,
     progress: Callable[[int], None] | None = None,

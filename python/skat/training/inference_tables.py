@@ -23,10 +23,11 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from skat._core import Cards, Deal, Phase, auction_outcomes
+from skat.defaults import TRAIN_BIDDER
 from skat.inference import FEATURE_VALUES, OUTCOMES, count_hands
 from skat.match import play
 from skat.players.base import make_player
-from skat.tournament import derive_seed
+from skat.seeds import derive_seed
 
 
 def _auction(bidder: str, seed: int, j: int) -> list[tuple[int, Cards]]:
@@ -52,7 +53,7 @@ def _chunks(deals: int, start: int, size: int) -> Iterator[tuple[int, int]]:
 def count_auctions(
     deals: int,
     seed: int = 0,
-    bidder: str = "kermit:worlds=1,threads=1",
+    bidder: str = TRAIN_BIDDER,
     workers: int = 1,
     start: int = 0,
     progress: Callable[[int], None] | None = None,

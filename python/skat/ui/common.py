@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from skat import defaults
 from skat._core import Action, Card, Contract, GameResult, GameType, SkatError
 from skat.display import SEAT_NAMES, SUIT_SYMBOLS, card_text
 from skat.players import available_players
@@ -46,7 +47,7 @@ def _default_opponent() -> str:
     # bidding + PIMC card play) with 60 worlds per card and no card-point tie-break (about a
     # second for a lead in the first trick on two cores instead of several).
     if "kermit" in available_players():
-        return "kermit:worlds=60,points=false"
+        return defaults.DEFAULT_OPPONENT
     return "pimc:worlds=40,points=false"
 
 

@@ -1,0 +1,165 @@
+"""Option checking for the ``skat`` command: every option is checked before any work starts.
+
+Two kinds of check, both ending in one line on stderr and exit status 2 (see
+:func:`skat.cli.main`):
+
+- **argparse types** (:func:`integer`, :func:`real`, :func:`seed`, :func:`in_file`,
+  :func:`out_file`) check one value as it is parsed: ranges of numbers, files that must exist,
+  output files whose directory must exist. Their message names the accepted range, and argparse
+  puts the option's name in front (``argument --seed: ...``).
+- **command checks** (:func:`check_specs` and each command's ``check`` function) look at
+  values together or build objects to try them (player specs are built once, so that a bad
+  option is reported before a tournament starts); they raise :class:`OptionError`, which
+  names the option.
+
+:class:`ArgumentParser` turns argparse's own errors into :class:`UsageError` instead of
+printing the usage and exiting, so that :func:`skat.cli.main` prints one line and returns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from rich.console import Console
+
+from skat._core import SkatError
+from skat.seeds import SEED_MAX
+
+COUNT_MAX = 1_000_000_000
+"""The largest count (deals, games, positions, hands ...) an option accepts."""
+
+WORKERS_MAX = 256
+"""The most worker processes an option accepts."""
+
+
+class OptionError(SkatError):
+    """A command-line option with a value the command cannot use."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"{option}: {message}")
+        self.option = option
+
+
+class UsageError(SkatError):
+    """A command line argparse cannot parse (an unknown option, a value of the wrong type)."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, raising :class:`UsageError` (one line) instead of printing usage and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: error: {message}")
+
+
+def _range_text(lo: float | None, hi: float | None, kind: str) -> str:
+    if lo is not None and hi is not None:
+        return f"{kind} in {lo}..{hi}"
+    if lo is not None:
+        return f"{kind} >= {lo}"
+    if hi is not None:
+        return f"{kind} <= {hi}"
+    return kind
+
+
+def integer(lo: int | None = 1, hi: int | None = COUNT_MAX) -> Callable[[str], int]:
+    """An argparse type: an integer in ``lo .. hi`` (either end may be open)."""
+    want = _range_text(lo, hi, "an integer")
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {want}, got {text!r}") from None
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"expected {want}, got {value}")
+        return value
+
+    return parse
+
+
+def real(
+    lo: float | None = 0.0, hi: float | None = None, below_hi: bool = False
+) -> Callable[[str], float]:
+    """An argparse type: a finite number in ``lo .. hi`` (``hi`` excluded if ``below_hi``)."""
+    want = _range_text(lo, hi, "a number")
+    if below_hi:
+        want = want.replace(f"..{hi}", f"..{hi} (excluded)")
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {want}, got {text!r}") from None
+        ok = math.isfinite(value) and (lo is None or value >= lo)
+        if hi is not None:
+            ok = ok and (value < hi if below_hi else value <= hi)
+        if not ok:
+            raise argparse.ArgumentTypeError(f"expected {want}, got {text}")
+        return value
+
+    return parse
+
+
+seed = integer(0, SEED_MAX)
+"""An argparse type: a seed, ``0 .. 2**64 - 1`` (the core's unsigned 64-bit seeds)."""
+
+port = integer(0, 65535)
+"""An argparse type: a TCP port, 0 for a free one."""
+
+
+def in_file(text: str) -> str:
+    """An argparse type: an existing, readable file (not a directory)."""
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"expected a file, {text!r} is a directory")
+    if not os.path.isfile(text):
+        raise argparse.ArgumentTypeError(f"expected an existing file, no file {text!r}")
+    if not os.access(text, os.R_OK):
+        raise argparse.ArgumentTypeError(f"expected a readable file, cannot read {text!r}")
+    return text
+
+
+def out_file(text: str) -> str:
+    """An argparse type: a file that can be written: its directory exists, it is no directory."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name, got ''")
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"expected a file, {text!r} is a directory")
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"expected a file in an existing directory, no {folder!r}")
+    if not os.access(folder, os.W_OK) or (os.path.exists(text) and not os.access(text, os.W_OK)):
+        raise argparse.ArgumentTypeError(f"expected a writable file, cannot write {text!r}")
+    return text
+
+
+def split_specs(text: str) -> list[str]:
+    """The player specs of a comma-separated option value (empty parts dropped)."""
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def check_specs(option: str, specs: Sequence[str], counts: Sequence[int]) -> None:
+    """Builds every player spec once; raises :class:`OptionError` naming ``option`` if one
+    cannot be built or the number of specs is not one of ``counts``."""
+    from skat.players import PlayerSpecError, make_player
+
+    if len(specs) not in counts:
+        allowed = " or ".join(str(c) for c in counts)
+        raise OptionError(option, f"expected {allowed} player spec(s), got {len(specs)}")
+    for spec in specs:
+        try:
+            make_player(spec)
+        except PlayerSpecError as e:
+            raise OptionError(option, str(e)) from e
+
+
+def draw_seed(value: int | None, console: Console) -> int:
+    """``value``, or a seed drawn at random and printed (so that the run can be repeated)."""
+    if value is not None:
+        return value
+    drawn = int.from_bytes(os.urandom(4), "little")
+    console.print(f"[dim]seed {drawn} (repeat with --seed {drawn})[/dim]")
+    return drawn

@@ -1,0 +1,196 @@
+"""``skat play`` (a list in the terminal, or ``--watch`` one game) and ``skat serve`` (browser).
+
+Game ``i`` of a list with seed ``S`` is ``Deal.random(deal_seed(S, i))``; ``--watch`` plays
+game 1 of that list, the deal ``skat deal --seed S`` shows. Every option, player specs
+included, is checked before the first card is dealt or the server listens.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.markup import escape
+
+from skat import defaults
+from skat.cli import checks
+from skat.cli.checks import OptionError
+from skat.cli.deal import first_deal
+from skat.display import SEAT_NAMES, hand_markup, result_line
+
+SEATS = {"forehand": 0, "middlehand": 1, "rearhand": 2, "0": 0, "1": 1, "2": 2}
+
+
+def check_play(args: argparse.Namespace) -> None:
+    if args.watch:
+        specs = checks.split_specs(args.players)
+        checks.check_specs("--players", specs, (1, 3))
+        return
+    if args.seat.strip().lower() not in SEATS:
+        raise OptionError("--seat", "expected 0, 1, 2, forehand, middlehand or rearhand")
+    specs = checks.split_specs(args.opponents) or [defaults.DEFAULT_OPPONENT]
+    checks.check_specs("--opponents", specs, (1, 2))
+
+
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    if not args.watch:
+        return _play_interactive(args, console)
+    from skat._core import Action, Game
+    from skat.display import card_markup
+    from skat.match import PlayerFailure, play
+    from skat.players import make_player
+
+    specs = checks.split_specs(args.players)
+    if len(specs) == 1:
+        specs = specs * 3
+    players = [make_player(s) for s in specs]
+    seed = checks.draw_seed(args.seed, console)
+    deal = first_deal(seed)
+    console.print(f"[bold]Deal of seed {seed}[/bold]: players {escape(', '.join(specs))}")
+    for seat, hand in enumerate(deal.hands):
+        console.print(f"  {seat} {SEAT_NAMES[seat]:<11} {hand_markup(hand)}")
+    console.print(f"  skat         {hand_markup(deal.skat)}")
+
+    def on_action(game: Game, seat: int, action: Action) -> None:
+        kind = action.kind
+        if kind in ("bid", "hold", "pass") and game.contract is None:
+            word = {"hold": "holds", "pass": "passes"}.get(kind, f"bids {action}")
+            console.print(f"  seat {seat} {word}")
+        elif kind == "pickup":
+            console.print(f"  seat {seat} picks up the skat: {hand_markup(game.deal.skat)}")
+        elif kind == "discard" and action.cards is not None:
+            console.print(f"  seat {seat} discards {hand_markup(action.cards)}")
+        elif kind == "declare":
+            k = action.contract
+            console.print(f"[bold]  seat {seat} declares {k} ({k!r}) at bid {game.bid}[/bold]")
+        elif kind == "play" and not game.trick and game.tricks:
+            leader, cards, winner = game.tricks[-1]
+            shown = "  ".join(f"{(leader + i) % 3}:{card_markup(c)}" for i, c in enumerate(cards))
+            pts = sum(c.points for c in cards)
+            console.print(f"  trick {len(game.tricks):>2}: {shown}  -> seat {winner} ({pts})")
+
+    try:
+        game = play(players, deal, seed=seed, on_action=on_action)
+    except PlayerFailure as e:
+        console.print(f"[red]{escape(str(e))}[/red]")
+        return 1
+    assert game.result is not None
+    console.print(f"[bold]Result:[/bold] {result_line(game.result)}")
+    console.print(f"Scores (Seeger-Fabian): {game.result.scores}")
+    console.print(f"[dim]{escape(game.to_iss())}[/dim]", soft_wrap=True)
+    return 0
+
+
+def _play_interactive(args: argparse.Namespace, console: Console) -> int:
+    from skat.ui import terminal
+    from skat.ui.session import Session
+
+    specs = checks.split_specs(args.opponents) or [defaults.DEFAULT_OPPONENT]
+    seed = checks.draw_seed(args.seed, console)
+    session = Session(
+        seat=SEATS[args.seat.strip().lower()], opponents=specs, seed=seed, games=args.games
+    )
+    return terminal.run(session, console, records=args.records)
+
+
+def check_serve(args: argparse.Namespace) -> None:
+    specs = checks.split_specs(args.opponents) or [defaults.DEFAULT_OPPONENT]
+    checks.check_specs("--opponents", specs, (1, 2))
+
+
+def cmd_serve(args: argparse.Namespace, console: Console) -> int:
+    from skat.web.server import serve
+
+    return serve(
+        host=args.host,
+        port=args.port,
+        opponents=args.opponents,
+        pace=args.pace,
+        console=console,
+    )
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds ``play`` and ``serve``."""
+    pl = sub.add_parser(
+        "play",
+        help="play a list of games against two AI players, or watch one (--watch)",
+        description="Play Skat in the terminal against two AI players: bid, take the skat,"
+        " declare and play the tricks; results with their valuation and a Seeger-Fabian score"
+        " sheet; hints and an open-handed analysis of every card after each game. Type help at"
+        " any prompt. With --watch, watch one game between three players instead. Game i of the"
+        " list is Deal.random(deal_seed(SEED, i)): game 1 (and the --watch game) is the deal"
+        " 'skat deal --seed SEED' shows.",
+    )
+    pl.add_argument(
+        "--seat",
+        default="0",
+        help="your seat in the first game: 0/forehand, 1/middlehand, 2/rearhand; it moves"
+        " round the table from game to game (default: 0)",
+    )
+    pl.add_argument(
+        "--opponents",
+        default="",
+        metavar="SPEC[,SPEC]",
+        help="the AI players: one spec for both or two comma-separated (default:"
+        f" {defaults.DEFAULT_OPPONENT})",
+    )
+    pl.add_argument(
+        "--games",
+        type=checks.integer(1, checks.COUNT_MAX),
+        default=defaults.PLAY_GAMES,
+        help=f"length of the list (default: {defaults.PLAY_GAMES}, one round in which each"
+        " player deals once; a tournament list has 36)",
+    )
+    pl.add_argument(
+        "--records",
+        metavar="FILE",
+        type=checks.out_file,
+        help="write the list's ISS records at the end",
+    )
+    pl.add_argument("--watch", action="store_true", help="watch three AI players")
+    pl.add_argument(
+        "--players",
+        default=defaults.WATCH_PLAYERS,
+        help="with --watch: one spec or three comma-separated player specs"
+        f" (e.g. cheater,rules,rules; default: {defaults.WATCH_PLAYERS})",
+    )
+    pl.add_argument(
+        "--seed",
+        type=checks.seed,
+        help="seed of the deals, 0..2**64-1 (default: drawn and printed)",
+    )
+    pl.set_defaults(func=cmd_play, check=check_play)
+
+    sv = sub.add_parser(
+        "serve",
+        help="play in the browser: a small web server",
+        description="Serve the Skat table to the browser: every browser session plays its own"
+        " list against two AI players, with hints, analysis and ISS downloads. Prints the"
+        " address to open.",
+    )
+    sv.add_argument(
+        "--host",
+        default=defaults.SERVE_HOST,
+        help=f"address to listen on (default: {defaults.SERVE_HOST})",
+    )
+    sv.add_argument(
+        "--port",
+        type=checks.port,
+        default=defaults.SERVE_PORT,
+        help="port, 0..65535 (default: 0, a free port, printed)",
+    )
+    sv.add_argument(
+        "--opponents",
+        default="",
+        metavar="SPEC[,SPEC]",
+        help=f"the AI players of new sessions (default: {defaults.DEFAULT_OPPONENT})",
+    )
+    sv.add_argument(
+        "--pace",
+        type=checks.real(0.0, 60.0),
+        default=defaults.SERVE_PACE,
+        help="seconds between two AI cards, so that people can follow, 0..60"
+        f" (default: {defaults.SERVE_PACE})",
+    )
+    sv.set_defaults(func=cmd_serve, check=check_serve)

@@ -1,0 +1,193 @@
+"""``skat report bidding`` and ``skat report inference``: how good the learned models are.
+
+Each kind is its own subcommand with its own options and help. The reports are computed by
+:mod:`skat.training.bidding_report` and :mod:`skat.inference.report`; this module checks the
+options, prints the tables and writes the plot and ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.table import Table
+
+from skat import defaults
+from skat.cli import checks
+from skat.display import progress_bar, save_json
+
+BIDDING_HELP = """\
+Calibration of a bidding model: on held-out games (--data), predicted against actual declarer
+win rates per game type, Brier scores, and the open-handed solver's verdict on the same deals
+(the thesis's Table 4.1 comparison); on real human games (--iss) the same where their
+declarations can be scored. Writes a calibration plot (--plot PNG) and JSON (--json).
+"""
+
+INFERENCE_HELP = """\
+How much probability the inference sampler puts on the truth: on played games (--data
+FILE...), at the start of every trick and for every seat, the probability that each hidden card
+is where it really is, under the inference-weighted candidates and under the same candidates
+sampled uniformly; per game type, side and trick. Writes a plot (--plot PNG) and JSON (--json).
+"""
+
+
+def cmd_report_bidding(args: argparse.Namespace, console: Console) -> int:
+    from skat.bidding.model import BiddingModel, default_model
+    from skat.training.bidding_report import bidding_report, plot_calibration, report_tables
+
+    model = BiddingModel.load(args.model) if args.model else default_model()
+    with progress_bar(console) as bar:
+        task = bar.add_task("solving", total=None)
+        report = bidding_report(
+            model,
+            args.data or [],
+            args.iss or [],
+            solver_games=args.solver_games,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+    for table in report_tables(report):
+        console.print(table)
+    if args.plot:
+        plot_calibration(report, args.plot)
+        console.print(f"calibration plot: {args.plot}")
+    save_json(args.json, report)
+    return 0
+
+
+def cmd_report_inference(args: argparse.Namespace, console: Console) -> int:
+    from skat._core import Game
+    from skat.inference import default_tables
+    from skat.inference.report import inference_report, plot_report
+
+    games = []
+    for path in args.data:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    games.append(Game.from_iss(line.strip()))
+                if args.max_games and len(games) >= args.max_games:
+                    break
+        if args.max_games and len(games) >= args.max_games:
+            break
+    inference = default_tables().compile(args.sides, args.candidates)
+    with progress_bar(console) as bar:
+        task = bar.add_task(f"{len(games)} games", total=None)
+        report = inference_report(
+            games,
+            inference,
+            candidates=args.candidates,
+            seed=args.seed,
+            progress=lambda n: bar.update(task, completed=n),
+        )
+    t = Table(title=f"probability of the true holder of a hidden card ({report['views']} views)")
+    for col in ("game type", "side", "views", "inference", "uniform", "log gain / card"):
+        t.add_column(col, justify="right")
+    for r in report["totals"]:
+        t.add_row(
+            r["game_type"],
+            r["side"],
+            str(r["views"]),
+            f"{r['weighted']:.4f}",
+            f"{r['uniform']:.4f}",
+            f"{r['log_gain']:+.4f}",
+        )
+    console.print(t)
+    if report["fallbacks"]:
+        console.print(f"{report['fallbacks']} view(s) where every candidate had weight zero")
+    if args.plot:
+        plot_report(report, args.plot)
+        console.print(f"plot: {args.plot}")
+    save_json(args.json, report)
+    return 0
+
+
+def _outputs(p: argparse.ArgumentParser, plot: str) -> None:
+    p.add_argument("--plot", metavar="PNG", type=checks.out_file, help=f"write the {plot}")
+    p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the report as JSON")
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds ``report`` with its two kinds."""
+    from skat.inference import SIDES
+
+    r = sub.add_parser(
+        "report",
+        help="reports on learned models (bidding calibration, inference)",
+        description="Reports on the learned models: 'skat report bidding' (calibration of the"
+        " bidding evaluation) or 'skat report inference' (how much the inference sampler knows)."
+        " 'skat report KIND --help' describes KIND.",
+    )
+    kinds = r.add_subparsers(dest="what", metavar="KIND", required=True)
+
+    b = kinds.add_parser(
+        "bidding",
+        help="calibration of the bidding evaluation",
+        description=BIDDING_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    b.add_argument(
+        "--model",
+        metavar="FILE",
+        type=checks.in_file,
+        help="bidding model (default: the packaged one)",
+    )
+    b.add_argument(
+        "--data",
+        nargs="*",
+        metavar="FILE",
+        type=checks.in_file,
+        help="held-out self-play records",
+    )
+    b.add_argument(
+        "--iss", nargs="*", metavar="FILE", type=checks.in_file, help="human ISS record files"
+    )
+    b.add_argument(
+        "--solver-games",
+        type=checks.integer(0, checks.COUNT_MAX),
+        default=defaults.REPORT_SOLVER_GAMES,
+        help=f"games checked by the solver (default: {defaults.REPORT_SOLVER_GAMES})",
+    )
+    _outputs(b, "calibration plot")
+    b.set_defaults(func=cmd_report_bidding)
+
+    i = kinds.add_parser(
+        "inference",
+        help="probability inference puts on the true cards",
+        description=INFERENCE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    i.add_argument(
+        "--data",
+        nargs="+",
+        metavar="FILE",
+        type=checks.in_file,
+        required=True,
+        help="ISS records of played games",
+    )
+    i.add_argument(
+        "--sides",
+        choices=list(SIDES),
+        default=defaults.REPORT_SIDES,
+        help=f"inference sides: SD, S, D or NI (default: {defaults.REPORT_SIDES})",
+    )
+    i.add_argument(
+        "--candidates",
+        type=checks.integer(1, defaults.CANDIDATES_MAX),
+        default=defaults.REPORT_CANDIDATES,
+        help=f"candidate worlds, 1..{defaults.CANDIDATES_MAX:,}"
+        f" (default: {defaults.REPORT_CANDIDATES})",
+    )
+    i.add_argument(
+        "--max-games",
+        type=checks.integer(0, checks.COUNT_MAX),
+        default=0,
+        help="games to read (default: 0, all)",
+    )
+    i.add_argument(
+        "--seed",
+        type=checks.integer(0, 2**63 - 1),
+        default=defaults.REPORT_SEED,
+        help=f"sampling seed, 0..2**63-1 (default: {defaults.REPORT_SEED})",
+    )
+    _outputs(i, "plot")
+    i.set_defaults(func=cmd_report_inference)

@@ -1,0 +1,200 @@
+"""``skat tournament``: a duplicate-deal tournament between two player specs.
+
+The tournament itself is :func:`skat.tournament.run`; this module checks the options (player
+specs are built once, output directories must exist) before the first deal, prints the
+statistics and writes ``--json``. The help and epilog are the command's documentation of its
+modes, seeds, JSON keys and exit statuses.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from skat import defaults
+from skat.cli import checks
+from skat.display import progress_bar
+
+
+def check_tournament(args: argparse.Namespace) -> None:
+    checks.check_specs("A", [args.a], (1,))
+    checks.check_specs("B", [args.b], (1,))
+    if args.mode == "cardplay":
+        checks.check_specs("--bidder", [args.bidder], (1,))
+
+
+def _fmt(value: float | None, spec: str = "+.1f") -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
+    from skat.tournament import run, write_json
+
+    seed = checks.draw_seed(args.seed, console)
+    with progress_bar(console) as progress:
+        what = "auction: choosing deals" if args.mode == "cardplay" else "tournament"
+        task = progress.add_task(what, total=args.deals)
+
+        def on_progress(done: int, total: int) -> None:
+            progress.update(task, description="tournament", completed=done, total=total)
+
+        result = run(
+            args.a,
+            args.b,
+            mode=args.mode,
+            deals=args.deals,
+            seed=seed,
+            workers=args.workers,
+            bidder=args.bidder,
+            records=args.records,
+            progress=on_progress,
+        )
+    paired = result.paired_difference
+    title = (
+        f"{result.mode} tournament, seed {seed}: {paired.deals} deals in the statistics"
+        f" ({result.games_played} games, {result.seconds:.1f} s)"
+    )
+    if result.mode == "cardplay":
+        title += f", bidder {result.bidder}"
+    table = Table(title=escape(title))
+    table.add_column("player")
+    table.add_column("points/list", justify="right")
+    table.add_column("games", justify="right")
+    table.add_column("declarer win rate", justify="right")
+    for label, stats in result.players.items():
+        rate = stats.declarer_win_rate
+        table.add_row(
+            escape(label),
+            f"{_fmt(stats.points_per_list)} ± {_fmt(stats.stderr, '.1f')}",
+            str(stats.games),
+            "n/a" if rate is None else f"{100 * rate:.1f}% of {stats.declarer_games}",
+        )
+    console.print(table)
+    interval = (
+        f"95% interval [{paired.ci95[0]:+.1f}, {paired.ci95[1]:+.1f}]"
+        if paired.ci95 is not None
+        else "no interval (fewer than 2 deals)"
+    )
+    console.print(
+        f"paired difference {escape(result.a)} - {escape(result.b)}:"
+        f" {_fmt(paired.mean)} points/list (mean over {paired.deals} deals), {interval}"
+    )
+    for err in result.errors:
+        console.print(
+            f"[red]error[/red] deal {err.deal}, seating {err.seating}, seat {err.seat}"
+            f" ({escape(err.player)}): {escape(err.message)}",
+            soft_wrap=True,
+        )
+    if result.excluded_deals:
+        console.print(
+            f"[yellow]{len(result.excluded_deals)} deal(s) left out of the statistics because"
+            f" a player failed: {', '.join(map(str, result.excluded_deals))}[/yellow]"
+        )
+    if not result.complete:
+        console.print(
+            f"[yellow]interrupted: statistics over the {result.deals_played} deal(s) finished"
+            f" of {result.deals}[/yellow]"
+        )
+    if args.json:
+        write_json(result, args.json)
+    if args.records:
+        console.print(f"[dim]records: {escape(str(args.records))}[/dim]")
+    if not result.complete:
+        return 130
+    return 1 if result.errors else 0
+
+
+TOURNAMENT_HELP = """\
+Play a duplicate-deal tournament between players A and B, scored Seeger-Fabian
+(declarer: value + 50 when won, -(2 x value) - 50 when lost; each defender +40
+when the declarer loses), reported in points per list of 36 games.
+
+Modes:
+  cardplay  three instances of --bidder bid, take the skat, discard and declare;
+            deals that all pass are skipped. Each deal is played twice from the
+            first card: A as declarer against two B, then B against two A.
+  full      each deal is played whole (auction included) in the six seatings
+            ABB BAB BBA AAB ABA BAA; all-pass games score 0.
+
+Deal j of the candidates is Deal.random(deal_seed(SEED, j)); players' seeds
+derive from SEED too, and the results are the same for any --workers.
+
+A player that raises or plays an illegal action is reported with the deal and
+position; that deal is left out of the statistics and the tournament goes on.
+Ctrl-C stops, shows and writes (--json, "complete": false) the statistics over
+the deals finished so far.
+"""
+
+TOURNAMENT_EPILOG = """\
+player specs: a registered name with options (rules, random:seed=3, cheater,
+pimc:worlds=20 when available), package.module:Class[:key=value,...] or
+path/to/file.py:Class[:key=value,...]. When A and B are the same spec they are
+named "A: SPEC" and "B: SPEC".
+
+JSON (--json): mode, seed, deals, bidder (cardplay), a, b, players (per player:
+spec, points_per_list, stderr, games, declarer_games, declarer_win_rate),
+paired_difference (mean, stderr, ci95, deals), errors (deal, seating, seat,
+player, message), complete, deals_played, deals_scored, excluded_deals,
+games_played, candidates and passed_out (cardplay), seconds and workers (the
+only fields that depend on the run rather than the arguments).
+
+exit status: 0 done, 1 done with player errors, 2 bad arguments or player
+specs, 130 interrupted.
+"""
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds ``tournament``."""
+    t = sub.add_parser(
+        "tournament",
+        help="duplicate-deal tournament between two players",
+        description=TOURNAMENT_HELP,
+        epilog=TOURNAMENT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    t.add_argument("a", metavar="A", help="player A's spec (e.g. rules, random:seed=3)")
+    t.add_argument("b", metavar="B", help="player B's spec")
+    t.add_argument(
+        "--mode",
+        choices=["cardplay", "full"],
+        default=defaults.TOURNAMENT_MODE,
+        help="cardplay: the bidder bids and declares, A and B play the cards; full: whole"
+        f" games in six seatings (default: {defaults.TOURNAMENT_MODE})",
+    )
+    t.add_argument(
+        "--deals",
+        type=checks.integer(1, checks.COUNT_MAX),
+        default=defaults.TOURNAMENT_DEALS,
+        help=f"deals to play (default: {defaults.TOURNAMENT_DEALS})",
+    )
+    t.add_argument(
+        "--seed",
+        type=checks.seed,
+        help="tournament seed, 0..2**64-1; deals derive from it (default: drawn and printed)",
+    )
+    t.add_argument(
+        "--workers",
+        type=checks.integer(1, checks.WORKERS_MAX),
+        default=defaults.TOURNAMENT_WORKERS,
+        help=f"worker processes, 1..{checks.WORKERS_MAX}; each sets {defaults.THREADS_ENV} to"
+        f" cpu_count // W (default: {defaults.TOURNAMENT_WORKERS})",
+    )
+    t.add_argument(
+        "--bidder",
+        default=defaults.TOURNAMENT_BIDDER,
+        metavar="SPEC",
+        help="cardplay: the player spec that bids, discards and declares"
+        f" (default: {defaults.TOURNAMENT_BIDDER})",
+    )
+    t.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results as JSON")
+    t.add_argument(
+        "--records",
+        metavar="FILE",
+        type=checks.out_file,
+        help="write every game as an ISS record line (deal order, then seating order;"
+        " P0..P2 name the players); replay with 'skat replay FILE'",
+    )
+    t.set_defaults(func=cmd_tournament, check=check_tournament)
