@@ -69,7 +69,7 @@ impl<'a> Searcher<'a> {
     /// valuation of the key.
     ///
     /// Where power order is value order (plain suits: 7 8 9 Q K T A = 0 0 0 3 4 10 11) each
-    /// part is one look-up in [`DIST7`] per suit; jacks are all worth 2.
+    /// part is one look-up in `DIST7` per suit; jacks are all worth 2.
     #[inline]
     pub fn dist(lay: &Layout, v1: u32, v2: u32, run: i32) -> (i32, i32) {
         if v1 == v2 || lay.game_type.is_null() {

@@ -9,10 +9,10 @@
 //! on `hands`/`trick` and taken back before its caller continues, so the state is the same
 //! before and after every call), the MTD(f) driver and the trick start (bounds, table, then
 //! the moves). Its submodules add the other parts of the search as further `impl Searcher`
-//! blocks: [`key`] table keys and the encoding of table moves, [`distance`] the valuation
-//! distances of payoff-similar positions, [`window`] the arithmetic of bounds and windows,
-//! [`moves`] the fail-soft move loop, [`suit_grand`] the card loops and move order of suit
-//! and grand, [`null`] the move loop and order of null games, [`partition`] null partition
+//! blocks: `key` table keys and the encoding of table moves, `distance` the valuation
+//! distances of payoff-similar positions, `window` the arithmetic of bounds and windows,
+//! `moves` the fail-soft move loop, `suit_grand` the card loops and move order of suit
+//! and grand, `null` the move loop and order of null games, `partition` null partition
 //! search. Every part keeps the node count of the search as it is: a change of any of them
 //! that changes the order of moves or the bounds changes the solver's node signature.
 
@@ -187,7 +187,7 @@ impl<'a> Searcher<'a> {
 
     /// MTD(f): zero-window probes until the bounds meet. Returns the marginal value. The
     /// first probe tests the guess; after a failing probe the next tests its fail-soft upper
-    /// bound, after a successful one [`CLIMB_STEP`] points above its fail-soft lower bound
+    /// bound, after a successful one `CLIMB_STEP` points above its fail-soft lower bound
     /// (with the `bisect` option: the middle of the remaining interval, which bounds the
     /// probe count by about log2 of the point range).
     pub fn mtdf(&mut self, guess: i32) -> (i32, u32) {
