@@ -6,9 +6,10 @@ Invariants: a session changes only under its ``Session.lock``, and every change 
 (``busy``); the person acts only when it is her turn and no AI worker runs (else 409), with an
 illegal action refused before anything changes (422); hints are computed once per version and
 analyses once per finished game, on the shared pool, with a time limit; a client's player
-spec is checked against :data:`SPEC_LIMITS` before any player is made. Every refusal is an
-:class:`ApiError` carrying its HTTP status, so the HTTP layer (:mod:`skat.web.app`) only
-translates. Nothing here knows about requests.
+spec is checked against :data:`SPEC_LIMITS` and may name no file on the server
+(:data:`FILE_OPTIONS`) before any player is made; the server's own specs are free. Every
+refusal is an :class:`ApiError` carrying its HTTP status, so the HTTP layer
+(:mod:`skat.web.app`) only translates. Nothing here knows about requests.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ from skat.ui.common import DEFAULT_OPPONENT, InputError, UiError
 from skat.ui.session import HINT_WORLDS, Hint, Session
 from skat.web.state import session_state
 
-__all__ = ["SPEC_LIMITS", "ApiError", "Tables", "WebSession", "check_spec"]
+__all__ = ["FILE_OPTIONS", "SPEC_LIMITS", "ApiError", "Tables", "WebSession", "check_spec"]
 
 T = TypeVar("T")
 
 # Limits on what a client may ask for in a player spec (the server's own --opponents is free).
 SPEC_LIMITS = {"worlds": 400, "tt_mb": 64, "seconds": 10.0, "threads": 8}
+# Options that name a file on the server (a bidding model, inference tables): never a client's.
+FILE_OPTIONS = ("model", "inference_tables")
 
 
 class ApiError(UiError):
@@ -67,8 +70,11 @@ class WebSession:
             return session_state(self.session, self.id, self.version, self.busy)
 
 
-def check_spec(spec: str) -> str:
-    """A client's player spec, if it names a registered player within :data:`SPEC_LIMITS`."""
+def check_spec(spec: str, own: Sequence[str] = ()) -> str:
+    """A client's player spec, if it names a registered player within :data:`SPEC_LIMITS` and
+    no file (:data:`FILE_OPTIONS`); one of the server's ``own`` specs is taken as it is."""
+    if spec.strip() in own:
+        return spec.strip()
     head, _, options = spec.strip().partition(":")
     if head not in available_players():
         raise ApiError(
@@ -76,6 +82,10 @@ def check_spec(spec: str) -> str:
         )
     for part in filter(None, options.split(",")):
         key, _, value = part.partition("=")
+        if key.strip() in FILE_OPTIONS:
+            raise ApiError(
+                422, f"opponent option {key.strip()} names a file: only the server's own may"
+            )
         limit = SPEC_LIMITS.get(key.strip())
         try:
             number = float(value)
@@ -149,7 +159,7 @@ class Tables:
                 or not all(isinstance(x, str) for x in raw)
             ):
                 raise ApiError(422, "opponents: one or two player specs (strings)")
-            specs = [check_spec(x) for x in raw]
+            specs = [check_spec(x, self.opponents) for x in raw]
         self._expire()
         with self.lock:
             if len(self.sessions) >= self.max_sessions:
