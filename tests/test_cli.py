@@ -118,3 +118,29 @@ def test_combine_solver_runs_checks_its_input() -> None:
         combine_solver_runs([])
     with pytest.raises(RuntimeError, match="signature"):
         combine_solver_runs([run(90.0), run(80.0, signature=8)])
+
+
+def test_deal_and_play_start_from_the_same_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """``skat deal --seed S`` shows game 1 of ``skat play --seed S`` (and of ``--watch``)."""
+    from skat._core import Deal
+    from skat.seeds import deal_seed
+    from skat.ui.session import Session
+
+    for seed in (3, 11):
+        assert main(["deal", "--seed", str(seed)]) == 0
+        shown = capsys.readouterr().out.split("ISS: ")[1].split()[0]
+        listed = Session(seat=0, opponents=["rules"], seed=seed, games=2)
+        assert shown == listed.game.deal.to_iss()
+        assert shown == Deal.random(deal_seed(seed, 0)).to_iss()
+        assert main(["play", "--watch", "--players", "rules", "--seed", str(seed)]) == 0
+        assert f"MV[w {shown} " in capsys.readouterr().out.replace("\n", "")
+    assert Deal.random(deal_seed(3, 0)).to_iss() != Deal.random(deal_seed(11, 0)).to_iss()
+
+
+def test_bench_help_lists_only_its_own_options() -> None:
+    solver = run("bench", "solver", "--help").stdout
+    pimc = run("bench", "pimc", "--help").stdout
+    assert "--tt-mb" in solver and "--worlds" not in solver and "--hands" not in solver
+    assert "--worlds" in pimc and "--tt-mb" not in pimc and "--candidates" not in pimc
+    inference = run("train", "inference", "--help").stdout
+    assert "auction" in inference and "10+2" not in inference and "--guide" not in inference

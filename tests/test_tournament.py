@@ -386,7 +386,7 @@ def test_cli_tiny_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert data == {**run("rules", "random", deals=3, seed=1).to_json(), **_clock(data)}
     assert len(records_of(rec)) == 6
     assert main(["tournament", "rules", "nobody", "--deals", "1"]) == 2
-    assert "available" in capsys.readouterr().out
+    assert "available" in capsys.readouterr().err
     bad = ["tournament", f"{HERE}:Grumpy", "random", "--deals", "4", "--seed", "2"]
     assert main(bad) == 1
     text = capsys.readouterr().out

@@ -369,4 +369,4 @@ def test_skat_serve_prints_its_address_and_serves_the_page() -> None:
         text=True,
         check=False,
     )
-    assert bad.returncode == 2 and "available" in bad.stdout
+    assert bad.returncode == 2 and "available" in bad.stderr

@@ -1,0 +1,150 @@
+"""Bad input to the ``skat`` command: one line on stderr naming the option, never a traceback.
+
+Every case runs through :func:`skat.cli.main` in-process, and a sample through a real
+``python -m skat.cli`` subprocess. A bad option must be reported before any work starts
+(a tournament whose ``--json`` cannot be written never plays a deal).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import skat.tournament
+from skat import SkatError
+from skat.cli import main
+
+MISSING = "/nonexistent-skat-dir/x"
+
+
+def battery(tmp: Path) -> list[tuple[list[str], str]]:
+    """(argv, text the error line must contain: the option's name)."""
+    missing = str(tmp / "no-such-dir" / "out.json")
+    return [
+        (["deal", "--seed", "-1"], "--seed"),
+        (["deal", "--seed", str(2**64)], "--seed"),
+        (["random-games", "10", "--seed", "-5"], "--seed"),
+        (["random-games", "0"], "N"),
+        (["serve", "--port", "99999"], "--port"),
+        (["serve", "--pace", "-1"], "--pace"),
+        (["serve", "--opponents", "pimc:worlds=-4"], "--opponents"),
+        (["tournament", "rules", "random", "--deals", "0"], "--deals"),
+        (["tournament", "rules", "random", "--workers", "0"], "--workers"),
+        (["tournament", "rules", "random", "--seed", "-1"], "--seed"),
+        (["tournament", "pimc:worlds=-4", "rules", "--deals", "1"], "worlds"),
+        (["tournament", "rules", "pimc:worlds=abc", "--deals", "1"], "worlds"),
+        (["tournament", "rules", "pimc:wrlds=3", "--deals", "1"], "wrlds"),
+        (["tournament", "rules", "random", "--bidder", "nobody"], "--bidder"),
+        (["tournament", "rules", "random", "--json", missing], "--json"),
+        (["tournament", "rules", "random", "--records", MISSING + "/r.iss"], "--records"),
+        (["bench", "solver", "--positions", "-2"], "--positions"),
+        (["bench", "solver", "--tt-mb", "0"], "--tt-mb"),
+        (["bench", "inference", "--positions", "-2"], "--positions"),
+        (["bench", "bidding", "--hands", "0"], "--hands"),
+        (["bench", "pimc", "--worlds", "0"], "--worlds"),
+        (["bench", "rules", "--games", "abc"], "--games"),
+        (["bench", "rules", "--json", missing], "--json"),
+        (["play", "--records", MISSING + "/x.iss"], "--records"),
+        (["play", "--opponents", "pimc:worlds=-4"], "--opponents"),
+        (["play", "--opponents", "pimc:worlds=abc"], "--opponents"),
+        (["play", "--opponents", "pimc:wrlds=3"], "--opponents"),
+        (["play", "--seat", "7"], "--seat"),
+        (["play", "--games", "0"], "--games"),
+        (["play", "--watch", "--players", "pimc:threads=0"], "--players"),
+        (["play", "--watch", "--players", "rules,rules"], "--players"),
+        (["replay", str(tmp)], "FILE"),
+        (["replay", str(tmp / "missing.sgf")], "FILE"),
+        (["replay", str(Path(__file__)), "--json", missing], "--json"),
+        (["train", "inference", "--deals", "0"], "--deals"),
+        (["train", "inference", "--deals", "5", "--workers", "0"], "--workers"),
+        (["train", "inference", "--deals", "5", "--bidder", "kermit:threshold=2"], "--bidder"),
+        (["train", "bidding", "--games", "5"], "--games"),
+        (["train", "bidding", "--held-out", "1.5", "--data", __file__], "--held-out"),
+        (["report", "inference", "--data", str(tmp / "missing.iss")], "--data"),
+        (["report", "bidding", "--model", str(tmp)], "--model"),
+        (["bench", "nothing"], "KIND"),
+        (["no-such-command"], "COMMAND"),
+    ]
+
+
+def _one_error_line(err: str, option: str) -> None:
+    lines = err.splitlines()
+    assert len(lines) == 1, lines
+    assert option in lines[0] and "error" in lines[0], lines[0]
+    assert "Traceback" not in err
+
+
+def test_battery_in_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, option in battery(tmp_path):
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code == 2, (argv, code, out, err)
+        _one_error_line(err, option)
+        assert "Traceback" not in out
+
+
+def test_battery_names_the_accepted_range(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for argv, accepted in (
+        (["deal", "--seed", "-1"], f"0..{2**64 - 1}"),
+        (["serve", "--port", "99999"], "0..65535"),
+        (["tournament", "rules", "random", "--deals", "0"], "1.."),
+        (["play", "--opponents", "pimc:worlds=-4"], "1.."),
+        (["bench", "solver", "--tt-mb", "0"], "1..65536"),
+    ):
+        assert main(argv) == 2
+        assert accepted in capsys.readouterr().err, argv
+
+
+def test_battery_in_a_real_process(tmp_path: Path) -> None:
+    cases = battery(tmp_path)
+    picked = [cases[0], cases[4], cases[12], cases[14], cases[23], cases[31]]
+    for argv, option in picked:
+        r = subprocess.run(
+            [sys.executable, "-m", "skat.cli", *argv],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert r.returncode == 2, (argv, r.stdout, r.stderr)
+        _one_error_line(r.stderr, option)
+        assert "Traceback" not in r.stdout
+
+
+def test_bad_output_directory_is_reported_before_the_tournament(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def no_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the tournament started")
+
+    monkeypatch.setattr(skat.tournament, "run", no_run)
+    json_path = str(tmp_path / "gone" / "t.json")
+    assert main(["tournament", "rules", "random", "--deals", "2", "--json", json_path]) == 2
+    _one_error_line(capsys.readouterr().err, "--json")
+
+
+def test_errors_escaping_a_command_become_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import skat.cli.deal
+
+    for exc in (SkatError("the core refused"), OSError("disk full")):
+
+        def fail(seed: int, exc: Exception = exc) -> None:
+            raise exc
+
+        monkeypatch.setattr(skat.cli.deal, "first_deal", fail)
+        assert main(["deal", "--seed", "1"]) == 1
+        _one_error_line(capsys.readouterr().err, str(exc))
+
+
+def test_extreme_valid_seeds_work(capsys: pytest.CaptureFixture[str]) -> None:
+    for seed in ("0", str(2**64 - 1)):
+        assert main(["deal", "--seed", seed]) == 0
+        assert main(["random-games", "3", "--seed", seed]) == 0
+    assert capsys.readouterr().err == ""
