@@ -309,7 +309,7 @@ impl Game {
         )
     }
 
-    /// Contracts the declarer may name now. Null below the bid is not declarable (rules.md).
+    /// Contracts the declarer may name now. Null below the bid is not declarable (`docs/rules.md`).
     fn declarable(&self, hand: bool) -> Vec<Contract> {
         Contract::all(hand)
             .into_iter()

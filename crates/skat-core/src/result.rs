@@ -111,7 +111,7 @@ impl GameResult {
         }
     }
 
-    /// Values a played deal by the rules (`shared/docs/rules.md`).
+    /// Values a played deal by the rules (`docs/rules.md`).
     /// `twelve` are the declarer's ten dealt cards plus the skat (for matadors).
     pub fn value_game(
         declarer: u8,

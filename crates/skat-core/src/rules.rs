@@ -1,5 +1,5 @@
 //! The rules of card play and valuation: game types, contracts, which cards may follow,
-//! who wins a trick, matadors, game values and the legal bids (`shared/docs/rules.md`).
+//! who wins a trick, matadors, game values and the legal bids (`docs/rules.md`).
 //!
 //! Trick-taking is table driven: for each game type every card has a *power*; trumps are above
 //! every plain card, and a plain card only counts when it belongs to the led suit. All sets of

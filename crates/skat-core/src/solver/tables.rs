@@ -2,7 +2,7 @@
 //! transposition table, no ordering), which is cheaper than a table probe at that size.
 //! Exact values on the marginal scale of the search: every legal first trick in three
 //! nested loops, then the forced last trick (a test holds it to the general recursive
-//! search it replaced, which cost about 2.5x the instructions).
+//! search, which costs about 2.5x the instructions at this size).
 
 use super::layout::{m3, Layout};
 

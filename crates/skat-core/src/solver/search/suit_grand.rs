@@ -13,8 +13,8 @@ use crate::solver::layout::m3;
 /// Lead score of a declarer's trump in a suit game while the defenders still hold trumps.
 const LEAD_TRUMP: i32 = 5;
 /// Lead scores of a card above every other card of its suit still out: a trump, and a plain
-/// card that no opponent can ruff (was 20 and 15; 5 and 25 save 1.7% of analyze nodes on 9 x
-/// 40 positions and 1.8% on 5 other seeds, every seed fewer; 0-30 and 8-35 tried).
+/// card that no opponent can ruff (5 and 25 search 1.7% fewer analyze nodes than 20 and 15 on
+/// 9 x 40 positions and 1.8% fewer on 5 other seeds, every seed fewer; 0-30 and 8-35 tried).
 const TOP_TRUMP_LEAD: i32 = 5;
 const TOP_PLAIN_LEAD: i32 = 25;
 /// Lead scores of a defender's plain-suit card that the partner can ruff (bonus) or the
@@ -31,10 +31,11 @@ const DECLARER_LEAD_RUFFED: i32 = 20;
 /// all; 4, 10, 15, 20, 30 and -5 tried.
 const PARTNER_TOP_LEAD: i32 = 12;
 /// Score of a second-hand card that takes the lead of the trick while an opponent is still to
-/// play, before its points (was 2; 11 saves 6.0% of analyze nodes on 5 fresh seeds, 9 x 40
-/// tuning positions -4.7%; 4-20 tried). Found with the partner-ruff lead at 20 (was 15) and no
-/// penalty for leading a trump that is not the top one (was 4) by coordinate descent on 9 x 40
-/// positions: -4.7% there, -6.3% on seeds 31-35.
+/// play, before its points (11 searches 6.0% fewer analyze nodes than 2 on 5 seeds apart from
+/// the 9 x 40 tuning positions, -4.7% on those; 4-20 tried). Chosen together with the
+/// partner-ruff lead at 20 (against 15) and no penalty for leading a trump that is not the top
+/// one (against 4) by coordinate descent on 9 x 40 positions: -4.7% there, -6.3% on seeds
+/// 31-35.
 const BEAT_SECOND: i32 = 11;
 // the order of the second cards (`Searcher::second_cards`) is written out for this value
 const _: () = assert!(BEAT_SECOND == 11);
