@@ -3,6 +3,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::time::Instant;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -240,7 +241,8 @@ pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyRes
 
 /// A persistent open-handed solver. Its transposition table (`tt_mb` megabytes) stays warm
 /// between calls; every enhancement can be switched off by keyword for measurement, e.g.
-/// `Solver(payoff_similarity=False)`. `last_stats` holds the statistics of the latest call.
+/// `Solver(payoff_similarity=False)`. `last_stats` holds the statistics of the latest call
+/// of any kind (`solve`, `reaches`, `analyze`, `solve_many`).
 ///
 /// >>> solver = Solver(tt_mb=16)
 /// >>> solver.solve(position)  # doctest: +SKIP
@@ -280,13 +282,18 @@ impl PySolver {
         m
     }
 
-    /// Statistics of the latest `solve`, `reaches` or `analyze` call (None before the first).
+    /// Statistics of the latest search call, None before the first. Every search method sets
+    /// it: `solve`, `reaches` and `analyze` to the statistics of their search (`analyze`: its
+    /// probes summed over the moves; a position whose play is over: 0 nodes), `solve_many` to
+    /// the batch's totals (nodes, probes and table hits summed over its positions, zero for
+    /// an empty batch) with the wall-clock time of the whole call. `clear` leaves it as it is.
     #[getter]
     fn last_stats(&self) -> Option<PyStats> {
         self.last.map(PyStats)
     }
 
-    /// Per-position statistics of the latest `solve_many` call.
+    /// Per-position statistics of the latest `solve_many` call, in the order of its positions
+    /// (empty before the first; `solve`, `reaches` and `analyze` leave it as it is).
     #[getter]
     fn last_batch_stats(&self) -> Vec<PyStats> {
         self.last_batch.iter().copied().map(PyStats).collect()
@@ -331,7 +338,9 @@ impl PySolver {
     }
 
     /// Solves many positions on `threads` threads (each with its own table of this solver's
-    /// size, cleared per position so the results do not depend on the thread count).
+    /// size, cleared per position so the results do not depend on the thread count; this
+    /// solver's own table is not used). Sets `last_stats` to the batch's totals and
+    /// `last_batch_stats` to the statistics of each position.
     #[pyo3(signature = (positions, threads=2))]
     fn solve_many(
         &mut self,
@@ -341,7 +350,16 @@ impl PySolver {
     ) -> Vec<i32> {
         let ps: Vec<Position> = positions.into_iter().map(|p| p.0).collect();
         let o = *self.inner.options();
+        let start = Instant::now();
         let out = py.allow_threads(move || solver::solve_many(&ps, o, threads));
+        let mut total = Stats::default();
+        for s in out.iter().map(|o| o.stats) {
+            total.nodes += s.nodes;
+            total.probes += s.probes;
+            total.tt_hits += s.tt_hits;
+        }
+        total.micros = start.elapsed().as_micros() as u64;
+        self.last = Some(total);
         self.last_batch = out.iter().map(|o| o.stats).collect();
         out.into_iter().map(|o| o.value).collect()
     }
