@@ -17,6 +17,12 @@ counts it. Open-handed verdicts are hindsight: a card can be the right choice wi
 player knew and still lose against the actual cards. Forced cards (a single legal card) are not
 searched.
 
+Hints and the analysis judge differently: a hint is the Monte Carlo search over the deals the
+player could not tell apart (win chance, then card points), the analysis the solver on the one
+true deal, so the hint's card can lose points in hindsight. The invariant between them: a card
+played where a hint named it is marked ``hinted`` and is never costly; its line says it
+followed the hint and shows the open-handed best cards without blaming it.
+
 >>> from skat.players import make_player
 >>> from skat.match import play
 >>> from skat._core import Deal
@@ -28,7 +34,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from skat._core import Card, Contract, Game, GameType, Phase, Position, Solver, win_threshold
@@ -64,6 +70,9 @@ class MoveVerdict:
     """Whether the player's side wins after this card, best play from then on."""
     points_lost: int
     """Card points the played card gives away compared with the best card (suit and grand)."""
+    hinted: bool = False
+    """The card is the one a hint (the Monte Carlo search over the worlds the player could
+    not tell apart) named in this position: never costly, whatever hindsight says."""
 
     @property
     def forced(self) -> bool:
@@ -77,8 +86,8 @@ class MoveVerdict:
 
     @property
     def costly(self) -> bool:
-        """A flip or card points lost."""
-        return self.flipped or self.points_lost > 0
+        """A flip or card points lost, with a card that was not the hint's."""
+        return (self.flipped or self.points_lost > 0) and not self.hinted
 
     def describe(self) -> str:
         """One line for people, e.g. ``trick 3: ♥10 turned a won game into a lost one``."""
@@ -86,6 +95,10 @@ class MoveVerdict:
         if self.forced:
             return f"{head} (forced)"
         best = " ".join(card_text(c) for c in self.best)
+        if self.hinted and (self.flipped or self.points_lost > 0):
+            return f"{head} followed the hint (with every card known: {best})"
+        if self.hinted:
+            return f"{head} followed the hint: best play"
         if self.flipped:
             return f"{head} turned a won game into a lost one (best: {best})"
         if self.points_lost > 0:
@@ -108,6 +121,7 @@ class MoveVerdict:
             "forced": self.forced,
             "flipped": self.flipped,
             "costly": self.costly,
+            "hinted": self.hinted,
             "text": self.describe(),
         }
 
@@ -195,11 +209,16 @@ def _declarer_score(contract: Contract, value: int) -> int:
     return value
 
 
-def analyze_game(game: Game, solver: Solver | None = None) -> GameAnalysis:
+def analyze_game(
+    game: Game, solver: Solver | None = None, hinted: Mapping[int, Card] | None = None
+) -> GameAnalysis:
     """The open-handed verdict on every card played in ``game`` (finished or not).
 
-    ``solver`` is reused when given (its table stays warm); otherwise one is made.
+    ``solver`` is reused when given (its table stays warm); otherwise one is made. ``hinted``
+    maps card numbers (1..30) to the card a hint named there: playing that card is never
+    costly (the hint judged with what the player knew; hindsight is shown, not blamed).
     """
+    hints = dict(hinted or {})
     contract = game.contract
     declarer = game.declarer
     if contract is None or declarer is None or not game.played:
@@ -226,7 +245,17 @@ def analyze_game(game: Game, solver: Solver | None = None) -> GameAnalysis:
             card = action.card
             if len(legal) <= 1:
                 verdict = MoveVerdict(
-                    number, len(replay.tricks) + 1, seat, side, card, {}, (card,), None, None, 0
+                    number,
+                    len(replay.tricks) + 1,
+                    seat,
+                    side,
+                    card,
+                    {},
+                    (card,),
+                    None,
+                    None,
+                    0,
+                    hints.get(number) == card,
                 )
                 report.moves.append(verdict)
             else:
@@ -255,6 +284,7 @@ def analyze_game(game: Game, solver: Solver | None = None) -> GameAnalysis:
                         won_before,
                         won_after,
                         lost,
+                        hints.get(number) == card,
                     )
                 )
         replay.apply(action)

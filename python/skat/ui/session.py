@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skat._core import Action, Card, Deal, Game, GameType, Phase, Pimc, SkatError, Solver, View
+from skat.bidding import evaluate
 from skat.match import start_player
 from skat.players import Player, make_player
 from skat.players.pimc import default_threads
@@ -48,9 +49,9 @@ from skat.ui.common import (
     UiError,
     action_text,
     card_text,
-    contract_name,
     parse_action,
 )
+from skat.ui.sheet import ScoreSheet, SheetRow, score_sheet
 
 __all__ = ["CardHint", "Hint", "ScoreSheet", "Session", "SheetRow"]
 
@@ -98,6 +99,11 @@ class Hint:
     """Card play: every legal card, best first (empty in the other phases)."""
     worlds: int = 0
     seconds: float = 0.0
+    win: float | None = None
+    """Bidding: the 10+2 evaluation's chance of winning a game that reaches ``win_bid``
+    (:func:`skat.bidding.evaluate`); None in the other phases."""
+    win_bid: int | None = None
+    """The bid ``win`` is for: the next bid, or the bid to hold (the last one passed on)."""
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -107,64 +113,8 @@ class Hint:
             "cards": [c.as_dict() for c in self.cards],
             "worlds": self.worlds,
             "seconds": round(self.seconds, 3),
-        }
-
-
-@dataclass(frozen=True)
-class SheetRow:
-    """One game on the score sheet; chairs index ``scores`` and ``totals``."""
-
-    number: int
-    declarer: int | None
-    """The declarer's chair (None when passed in)."""
-    contract: str
-    won: bool | None
-    value: int
-    """The signed game value (0 when passed in)."""
-    scores: tuple[int, int, int]
-    totals: tuple[int, int, int]
-
-    def as_dict(self) -> dict[str, object]:
-        """A JSON-ready dict."""
-        return {
-            "number": self.number,
-            "declarer": self.declarer,
-            "contract": self.contract,
-            "won": self.won,
-            "value": self.value,
-            "scores": list(self.scores),
-            "totals": list(self.totals),
-        }
-
-
-@dataclass(frozen=True)
-class ScoreSheet:
-    """The Seeger-Fabian list so far: one row per finished game, per chair totals."""
-
-    names: tuple[str, str, str]
-    rows: tuple[SheetRow, ...]
-    games: int
-    """The length of the list."""
-
-    @property
-    def totals(self) -> tuple[int, int, int]:
-        """Each chair's Seeger-Fabian points so far."""
-        return self.rows[-1].totals if self.rows else (0, 0, 0)
-
-    def tally(self, chair: int) -> tuple[int, int]:
-        """Games won and lost as declarer by ``chair``."""
-        won = sum(1 for r in self.rows if r.declarer == chair and r.won)
-        lost = sum(1 for r in self.rows if r.declarer == chair and r.won is False)
-        return won, lost
-
-    def as_dict(self) -> dict[str, object]:
-        """A JSON-ready dict."""
-        return {
-            "names": list(self.names),
-            "rows": [r.as_dict() for r in self.rows],
-            "totals": list(self.totals),
-            "tally": [list(self.tally(c)) for c in range(3)],
-            "games": self.games,
+            "win": None if self.win is None else round(self.win, 4),
+            "win_bid": self.win_bid,
         }
 
 
@@ -236,6 +186,8 @@ class Session:
         )
         self._finished: list[Game] = []
         self._analyses: dict[int, GameAnalysis] = {}
+        self._hinted: dict[tuple[int, int], Card] = {}
+        """(game index, card number 1..30) -> the card a card-play hint named there."""
         self._hint_player: Player | None = None
         self._hint_spec = hint_spec
         self._solver: Solver | None = None
@@ -441,32 +393,7 @@ class Session:
 
     def sheet(self) -> ScoreSheet:
         """The Seeger-Fabian score sheet of the finished games (by chair)."""
-        rows: list[SheetRow] = []
-        totals = [0, 0, 0]
-        for i, g in enumerate(self._finished):
-            r = g.result
-            assert r is not None
-            scores = [0, 0, 0]
-            for seat in range(3):
-                scores[self.chair_at(seat, i)] = r.scores[seat]
-            totals = [t + s for t, s in zip(totals, scores, strict=True)]
-            declarer = None if r.declarer is None else self.chair_at(r.declarer, i)
-            if r.contract is None:
-                contract = "passed in" if r.passed else r.end
-            else:
-                contract = contract_name(r.contract)
-            rows.append(
-                SheetRow(
-                    i + 1,
-                    declarer,
-                    contract,
-                    None if r.contract is None else r.won,
-                    r.value,
-                    (scores[0], scores[1], scores[2]),
-                    (totals[0], totals[1], totals[2]),
-                )
-            )
-        return ScoreSheet(self.names, tuple(rows), self.games)
+        return score_sheet(self.names, self._finished, self.games)
 
     def record(self, index: int) -> str:
         """Game ``index`` (started, finished or not) as an ISS record line with the names."""
@@ -519,7 +446,14 @@ class Session:
         action = Action(choice) if isinstance(choice, str) else choice
         if action not in legal:
             raise UiError(f"the AI's choice {action} is not legal here")
-        return Hint(action, f"The AI would {action_text(action, you=True)}.")
+        text = f"The AI would {action_text(action, you=True)}."
+        win, at = _bidding_chance(view, action)
+        if win is not None:
+            text += (
+                f" Estimated chance to win a game worth at least {at}: {100 * win:.0f}%"
+                " (10+2 evaluation over every skat)."
+            )
+        return Hint(action, text, win=win, win_bid=at)
 
     def _card_hint(self, view: View, legal: list[Action], index: int) -> Hint:
         key = (self.hint_worlds, self.hint_threads)
@@ -543,6 +477,8 @@ class Session:
             for v in decision.values
         )
         best = next(a for a in legal if a.card == decision.best)
+        with self.lock:
+            self._hinted[(index, len(view.played) + 1)] = decision.best
         top = cards[0]
         text = f"The AI would {action_text(best, you=True)}: wins in {100 * top.win:.0f}% of"
         text += f" {decision.worlds} sampled deals"
@@ -565,7 +501,8 @@ class Session:
             if cached is None:
                 if self._solver is None:
                     self._solver = Solver(tt_mb=16)
-                cached = analyze_game(game, self._solver)
+                hinted = {n: c for (i, n), c in self._hinted.items() if i == index}
+                cached = analyze_game(game, self._solver, hinted)
                 self._analyses[index] = cached
             return cached
 
@@ -586,3 +523,20 @@ class Session:
             "opponents": [self._slots[c].spec for c in sorted(self._slots)],
             "names": list(self.names),
         }
+
+
+def _bidding_chance(view: View, action: Action) -> tuple[float | None, int | None]:
+    """In the auction: the 10+2 evaluation of the person's hand at the bid in question (the
+    bid the hint makes, the bid to hold, else the lowest bid still open) and that bid."""
+    if view.phase != Phase.BIDDING:
+        return None, None
+    legal = view.legal_actions()
+    bids = [a.bid for a in legal if a.kind == "bid" and a.bid is not None]
+    if action.kind == "bid" and action.bid is not None:
+        bid = action.bid
+    elif any(a.kind == "hold" for a in legal) or not bids:
+        bid = view.bid
+    else:
+        bid = min(bids)
+    bid = max(bid, 18)
+    return evaluate(view.hand, view.seat, bid), bid

@@ -229,6 +229,8 @@ class TerminalGame:
             name = s.names[s.chair_at(m.seat, index)]
             if m.forced:
                 verdict = "[dim]forced[/dim]"
+            elif m.hinted:
+                verdict = "[cyan]followed the hint[/cyan]"
             elif m.flipped:
                 verdict = "[bold red]turned a won game into a lost one[/]"
             elif m.points_lost:

@@ -170,9 +170,10 @@ async function showAnalysis() {
     const body = document.querySelector("#analysis-table tbody");
     for (const m of a.moves) {
       const classes = [m.seat === a.you ? "yours" : "", m.costly ? "costly" : "",
-                       m.flipped ? "flip" : m.points_lost ? "points" : ""].join(" ");
+                       m.hinted ? "hinted" : m.flipped ? "flip" : m.points_lost ? "points" : ""].join(" ");
       let verdict = "best";
       if (m.forced) verdict = "forced";
+      else if (m.hinted) verdict = m.flipped || m.points_lost ? "followed the hint" : "followed the hint: best";
       else if (m.flipped) verdict = "turned a won game into a lost one";
       else if (m.points_lost) verdict = `−${m.points_lost} card points`;
       const best = el("td");
