@@ -14,6 +14,7 @@ from skat._core import Deal, SkatError
 from skat.inference import OUTCOMES, InferenceError, InferenceTables, count_hands, make_inference
 from skat.inference.files import compiled_tables, load_tables
 from skat.players import PlayerSpecError, make_player
+from skat.ui.common import split_specs
 from skat.ui.session import Session
 from skat.ui.terminal import TerminalGame
 from skat.web.tables import Tables
@@ -115,3 +116,15 @@ def test_the_web_table_plays_with_the_servers_tables_and_refuses_a_clients(
         other = f"kermit:inference_tables={tables_file.with_name('x.npz')},worlds=4"
         r = c.post("/api/sessions", json={"seed": 6, "opponents": [other]})
         assert r.status_code == 422 and "names a file" in r.json()["error"]
+
+
+def test_opponent_lists_keep_each_specs_options(tables_file: Path) -> None:
+    """``--opponents`` of ``skat play`` and ``skat serve``: a spec's options stay with it."""
+    spec = f"kermit:inference_tables={tables_file},worlds=4"
+    assert split_specs(spec) == [spec]
+    assert split_specs(f"rules, {spec}") == ["rules", spec]
+    assert split_specs(f"{spec},pimc:worlds=8,points=false") == [spec, "pimc:worlds=8,points=false"]
+    assert [type(make_player(s)).__name__ for s in split_specs(f"{spec},rules")] == [
+        "KermitPlayer",
+        "RulesPlayer",
+    ]

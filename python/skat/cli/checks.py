@@ -137,8 +137,11 @@ def out_file(text: str) -> str:
 
 
 def split_specs(text: str) -> list[str]:
-    """The player specs of a comma-separated option value (empty parts dropped)."""
-    return [s.strip() for s in text.split(",") if s.strip()]
+    """The player specs of a comma-separated option value (empty parts dropped; a
+    ``key=value`` part is an option of the spec before it)."""
+    from skat.ui.common import split_specs as split
+
+    return split(text)
 
 
 def check_specs(option: str, specs: Sequence[str], counts: Sequence[int]) -> None:

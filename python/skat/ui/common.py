@@ -14,6 +14,7 @@ the same way; this module holds the words they both use. Nothing here draws or r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,6 +38,7 @@ __all__ = [
     "parse_action",
     "parse_card",
     "result_text",
+    "split_specs",
     "valuation",
     "verb",
 ]
@@ -71,6 +73,29 @@ class UiError(SkatError):
 
 class InputError(UiError):
     """Input that is not a legal action here; the message says what is accepted."""
+
+
+_OPTION = re.compile(r"\s*[A-Za-z_]\w*\s*=")
+
+
+def split_specs(text: str) -> list[str]:
+    """The player specs of a comma-separated list such as ``--opponents`` takes: a part that
+    is an option (``key=value``) belongs to the spec before it, so specs keep their options.
+
+    >>> split_specs("rules, kermit:inference_tables=t.npz,worlds=4")
+    ['rules', 'kermit:inference_tables=t.npz,worlds=4']
+    >>> split_specs("pimc:worlds=40,points=false,kermit:worlds=60")
+    ['pimc:worlds=40,points=false', 'kermit:worlds=60']
+    """
+    specs: list[str] = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        if specs and ":" in specs[-1] and _OPTION.match(part):
+            specs[-1] += "," + part.strip()
+        else:
+            specs.append(part.strip())
+    return specs
 
 
 def verb(base: str, you: bool) -> str:

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from skat.players import PlayerSpecError, make_player
-from skat.ui.common import DEFAULT_OPPONENT
+from skat.ui.common import DEFAULT_OPPONENT, split_specs
 from skat.web.app import Tables, create_app
 
 __all__ = ["BackgroundServer", "bind", "serve"]
@@ -51,7 +51,7 @@ def serve(
 ) -> int:
     """Serves the table until Ctrl-C; prints the address. Returns the exit status."""
     out = console if console is not None else Console()
-    specs = [s.strip() for s in opponents.split(",") if s.strip()] or [DEFAULT_OPPONENT]
+    specs = split_specs(opponents) or [DEFAULT_OPPONENT]
     if len(specs) > 2:
         out.print("[red]--opponents takes one spec or two[/red]")
         return 2
