@@ -13,8 +13,8 @@
 //! distances of payoff-similar positions, `window` the arithmetic of bounds and windows,
 //! `moves` the fail-soft move loop, `suit_grand` the card loops and move order of suit
 //! and grand, `null` the move loop and order of null games, `partition` null partition
-//! search. Every part keeps the node count of the search as it is: a change of any of them
-//! that changes the order of moves or the bounds changes the solver's node signature.
+//! search. No part changes a value; together they fix the node count, so a change to any move
+//! order, bound or key shows in the solver's node signature.
 
 mod distance;
 mod key;
@@ -50,11 +50,14 @@ pub const ENDGAME_CACHE_K: u32 = 4;
 /// directly by [`tables`].
 pub const SIMILARITY_MIN_CARDS: u32 = 3;
 
+/// The highest set bit of a non-empty mask.
 #[inline]
 fn hi_bit(m: u32) -> u32 {
     31 - m.leading_zeros()
 }
 
+/// One search: the position (internal card layout `lay`, hands as bit masks, the current
+/// trick), the options and the tables it reads and fills, and the node count.
 pub struct Searcher<'a> {
     pub lay: &'static Layout,
     opt: &'a SolverOptions,
