@@ -113,8 +113,14 @@ type WorldArg = ((CardsArg, CardsArg, CardsArg), CardsArg, Option<f64>);
 /// kept between decisions; the solver's enhancement switches can be given by keyword as for
 /// `Solver`.
 ///
+/// >>> import skat
+/// >>> game = skat.Game(skat.Deal.random(seed=7))
+/// >>> for token in ["18", "p", "p", "s", "CK.CQ", "G"]:   # middlehand declares grand
+/// ...     game.apply(token)
 /// >>> engine = Pimc(worlds=40, threads=2)
-/// >>> decision = engine.decide(game.view(game.to_move), seed=1)
+/// >>> decision = engine.decide(game.view(game.to_move), seed=1)   # forehand leads
+/// >>> decision.worlds, len(decision.values), decision.best
+/// (40, 10, Card("CA"))
 #[pyclass(name = "Pimc", module = "skat", frozen)]
 pub struct PyPimc(Pimc);
 

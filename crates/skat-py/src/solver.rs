@@ -41,7 +41,11 @@ impl<'py> FromPyObject<'py> for ContractArg {
 /// `trick` holds the cards already played to the current trick, in order, led by `leader`;
 /// `declarer_points` already includes the skat or the discard.
 ///
-/// >>> p = Position.from_game(game)  # a game in card play
+/// >>> p = Position(("CJ SJ", "CA CT", "SA ST"), "G", declarer=0, leader=0)
+/// >>> p
+/// <Position G declarer=0 leader=0 trick=[] hands=["CJ SJ", "CA CT", "SA ST"] points=0>
+/// >>> solve(p)      # both tricks: CA, CT, SA, ST and the two jacks
+/// 46
 #[pyclass(name = "Position", module = "skat", frozen)]
 #[derive(Clone)]
 pub struct PyPosition(pub Position);
@@ -245,7 +249,10 @@ pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyRes
 /// of any kind (`solve`, `reaches`, `analyze`, `solve_many`).
 ///
 /// >>> solver = Solver(tt_mb=16)
-/// >>> solver.solve(position)  # doctest: +SKIP
+/// >>> solver.solve(Position(("CJ SJ", "CA CT", "SA ST"), "G", declarer=0, leader=0))
+/// 46
+/// >>> solver.last_stats.nodes > 0
+/// True
 #[pyclass(name = "Solver", module = "skat")]
 pub struct PySolver {
     inner: solver::Solver,

@@ -11,14 +11,16 @@ then declares what maximises the expected Seeger-Fabian score.
 The tables are learned from played games by ``skat train bidding``; the package ships a
 model trained on this project's own self-play games (see ``docs/bidding.md`` for how it was
 made and what each table means). The decisions the thesis leaves open are listed in the
-documentation of the compiled evaluator (``crates/skat-core/src/bidding.rs``) and of
+documentation of the compiled evaluator (``crates/skat-core/src/bidding/``) and of
 :mod:`skat.training.fit`.
 
 >>> from skat.bidding import win_probability, evaluate
 >>> p = win_probability("CJ SJ HJ DJ CA CT CK SA ST HA", "D7 D8", "G", seat=0)
 >>> 0.9 < p <= 1.0
 True
->>> 0.0 <= evaluate("C7 C8 S7 S8 H7 H8 D7 D8 D9 HQ", seat=2, bid=18) < 0.5
+>>> evaluate("CT CK SQ S9 HT HQ H9 DT DK DQ", seat=2, bid=18) < 0.2   # no jack, no ace
+True
+>>> evaluate("C7 C8 S7 S8 H7 H8 D7 D8 D9 HQ", seat=2, bid=18) > 0.5   # a null hand
 True
 """
 

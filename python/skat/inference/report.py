@@ -13,9 +13,11 @@ and trick; the truth's average log-probability gain per hidden card is reported 
 >>> for t in ["18", "p", "p", "s"]:
 ...     g.apply(t)
 >>> g.apply(g.legal_actions()[0]); g.apply("G")
->>> rows = views_of_game(g)
->>> [(r.side, r.trick) for r in rows][:2]
-[('declarer', 1), ('defender', 1)]
+>>> while not g.is_over:
+...     g.apply(g.legal_actions()[0])
+>>> rows = views_of_game(g)              # three seats x ten tricks, middlehand declares
+>>> len(rows), [(r.view.seat, r.side, r.trick) for r in rows][:3]
+(30, [(0, 'defender', 1), (1, 'declarer', 1), (2, 'defender', 1)])
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
 """Running the web app: ``skat serve`` in the foreground, or a server in a background thread
 (tests, screenshots).
 
->>> with BackgroundServer(Tables(opponents=["rules"], pace=0)) as server:  # doctest: +SKIP
-...     print(server.url)
-http://127.0.0.1:54321
+>>> import httpx
+>>> from skat.web.tables import Tables
+>>> with BackgroundServer(Tables(opponents=["rules"], pace=0)) as server:
+...     page = httpx.get(server.url)
+>>> server.url.startswith("http://127.0.0.1:"), page.status_code
+(True, 200)
 """
 
 from __future__ import annotations
