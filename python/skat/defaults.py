@@ -111,6 +111,23 @@ REPORT_SIDES = INFERENCE_SIDES
 REPORT_CANDIDATES = INFERENCE_CANDIDATES
 REPORT_SOLVER_GAMES = 1000
 
+# ----- opponent modelling (PIPMA, mistake, tracker, count) -------------------------------------
+
+PIPMA_TT_MB = 16
+"""Transposition table of the post-mortem analysis's solver, in MB (one per game analysed)."""
+
+ANALYZE_WORKERS = 1
+"""Worker processes of ``skat analyze``."""
+
+MISTAKE_RATE = 0.1
+"""The ``mistake`` player's target mistake rate m when none is given."""
+
+TRACKER_CAP = 0.75
+"""The highest bidding threshold the ``tracker`` moves to."""
+
+MODEL_RESET_GAMES = 36
+"""Games after which the ``rm36`` variants of ``tracker`` and ``count`` forget everything."""
+
 # ----- limits ----------------------------------------------------------------------------------
 
 WORLDS_MAX = 100_000

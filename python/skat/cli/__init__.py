@@ -23,7 +23,7 @@ from rich.console import Console
 
 from skat import __version__
 from skat._core import SkatError
-from skat.cli import bench, deal, play, report, tournament, train
+from skat.cli import analyze, bench, deal, play, report, tournament, train
 from skat.cli.checks import ArgumentParser, OptionError, UsageError
 
 __all__ = ["build_parser", "main"]
@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"skat {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     deal.add_commands(sub)
+    analyze.add_commands(sub)
     play.add_commands(sub)
     bench.add_commands(sub)
     tournament.add_commands(sub)

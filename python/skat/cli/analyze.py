@@ -1,0 +1,120 @@
+"""``skat analyze``: PIPMA mistake rates per player name and per trick over ISS record files.
+
+The analysis is :func:`skat.analysis.records.analyze_files`; this module checks the options,
+shows a progress bar, prints the table and writes ``--json`` and ``--plot``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from skat import defaults
+from skat.analysis.pipma import TRICKS
+from skat.cli import checks
+from skat.display import progress_bar, save_json
+
+ANALYZE_HELP = """\
+Perfect-information post-mortem analysis (PIPMA) of finished games: for every
+card decision with more than one legal card, each legal card is classed as
+winning or losing for the player's side with all hands open (the solver's
+threshold search: does the declarer reach 61 / 90 / 120 card points, or take
+no trick in null, under best play after that card). A decision with both
+winning and losing cards is a mistake opportunity; playing a losing card there
+is a mistake. Reported per player name (the records' P0..P2) and per trick:
+opportunities, mistakes, and their ratio, the mistake rate.
+
+Records that do not replay are skipped and listed; the others are analysed.
+"""
+
+ANALYZE_EPILOG = """\
+JSON (--json): games (games with card decisions), records, skipped (where,
+message), seconds, seconds_per_game, workers, players (per name: opportunities,
+mistakes, rate, decisions, games, opportunities_by_trick, mistakes_by_trick,
+rate_by_trick; lists of 10, trick 1 first; rate null without opportunities).
+
+exit status: 0 done, 1 done but some records were skipped, 2 bad arguments.
+"""
+
+
+def _rate(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
+    from skat.analysis.records import analyze_files, plot_by_trick
+
+    with progress_bar(console) as progress:
+        task = progress.add_task("analysing", total=None)
+
+        def on_progress(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        report = analyze_files(args.records, workers=args.workers, progress=on_progress)
+    tally = report.tally
+    per_game = report.seconds_per_game
+    title = (
+        f"PIPMA: {tally.games} games with card play of {report.records} records"
+        f" ({report.seconds:.1f} s"
+        + (f", {per_game:.3f} s per game" if per_game is not None else "")
+        + f", {report.workers} worker(s))"
+    )
+    table = Table(title=escape(title))
+    table.add_column("player")
+    table.add_column("games", justify="right")
+    table.add_column("opportunities", justify="right")
+    table.add_column("mistakes", justify="right")
+    table.add_column("rate", justify="right")
+    tricks = Table(title="mistake rate per trick")
+    tricks.add_column("player", overflow="fold")
+    for t in range(1, TRICKS + 1):
+        tricks.add_column(str(t), justify="right")
+    for name in sorted(tally.players):
+        p = tally.players[name]
+        table.add_row(
+            escape(name), str(p.games), str(p.opportunities), str(p.mistakes), _rate(p.rate)
+        )
+        tricks.add_row(escape(name), *(_rate(r, 2) for r in p.rate_by_trick()))
+    console.print(table)
+    console.print(tricks)
+    for where, message in report.skipped:
+        console.print(
+            f"[yellow]skipped {escape(where)}: {escape(message)}[/yellow]", soft_wrap=True
+        )
+    if args.json:
+        save_json(args.json, report.as_dict())
+    if args.plot:
+        plot_by_trick(tally, args.plot)
+        console.print(f"[dim]plot: {escape(str(args.plot))}[/dim]")
+    return 1 if report.skipped else 0
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds ``analyze``."""
+    a = sub.add_parser(
+        "analyze",
+        help="PIPMA mistake rates per player and per trick over ISS record files",
+        description=ANALYZE_HELP,
+        epilog=ANALYZE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    a.add_argument(
+        "records", metavar="RECORDS", nargs="+", type=checks.in_file, help="ISS record files"
+    )
+    a.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results as JSON")
+    a.add_argument(
+        "--plot",
+        metavar="PNG",
+        type=checks.out_file,
+        help="write a PNG of each player's mistake rate per trick",
+    )
+    a.add_argument(
+        "--workers",
+        type=checks.integer(1, checks.WORKERS_MAX),
+        default=defaults.ANALYZE_WORKERS,
+        help=f"worker processes, 1..{checks.WORKERS_MAX} (default: {defaults.ANALYZE_WORKERS})",
+    )
+    a.set_defaults(func=cmd_analyze)
