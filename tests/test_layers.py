@@ -19,8 +19,15 @@ PACKAGE = Path(__file__).resolve().parent.parent / "python" / "skat"
 LAYERS: list[tuple[str, ...]] = [
     ("skat._core",),
     ("skat", "skat.records", "skat.display", "skat.defaults", "skat.seeds"),
-    ("skat.bidding", "skat.inference", "skat.analysis", "skat.players", "skat.match"),
-    ("skat.ui", "skat.web"),
+    (
+        "skat.bidding",
+        "skat.inference",
+        "skat.analysis",
+        "skat.players",
+        "skat.match",
+        "skat.encoding",
+    ),
+    ("skat.ui", "skat.web", "skat.env", "skat.openspiel"),
     ("skat.tournament", "skat.tournament_results", "skat.bench"),
     ("skat.training",),
     ("skat.cli",),
