@@ -391,13 +391,16 @@ fn with_default<T: Send>(py: Python<'_>, f: impl FnOnce(&mut solver::Solver) -> 
 }
 
 /// The declarer's final card points under optimal open-handed play (null: time to live).
+///
+/// The module-level `solve`, `reaches` and `analyze` share one hidden solver per thread and
+/// keep no statistics; for node counts and times use a `Solver` and its `last_stats`.
 #[pyfunction]
 pub fn solve(py: Python<'_>, position: &PyPosition) -> i32 {
     let p = position.0;
     with_default(py, move |s| s.solve(&p).value)
 }
 
-/// `solve(position) >= target`, by a null-window search.
+/// `solve(position) >= target`, by a null-window search (no statistics kept: see `solve`).
 #[pyfunction]
 pub fn reaches(py: Python<'_>, position: &PyPosition, target: i32) -> bool {
     let p = position.0;
@@ -412,7 +415,8 @@ fn moves_dict(py: Python<'_>, moves: Vec<(Card, i32)>) -> PyResult<Bound<'_, PyD
     Ok(d)
 }
 
-/// The solve value after each legal card of the player to move, as a dict.
+/// The solve value after each legal card of the player to move, as a dict (no statistics
+/// kept: see `solve`).
 #[pyfunction]
 pub fn analyze<'py>(py: Python<'py>, position: &PyPosition) -> PyResult<Bound<'py, PyDict>> {
     let p = position.0;
