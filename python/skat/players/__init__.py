@@ -25,6 +25,7 @@ from skat.players.base import (
 )
 from skat.players.cheater import CheaterPlayer
 from skat.players.kermit import KermitPlayer
+from skat.players.mistake import MistakePlayer
 from skat.players.pimc import PimcPlayer
 from skat.players.random_player import RandomPlayer
 from skat.players.rules import RulesPlayer
@@ -32,6 +33,7 @@ from skat.players.rules import RulesPlayer
 __all__ = [
     "CheaterPlayer",
     "KermitPlayer",
+    "MistakePlayer",
     "PimcPlayer",
     "Player",
     "PlayerSpecError",
