@@ -128,6 +128,11 @@ TRACKER_CAP = 0.75
 MODEL_RESET_GAMES = 36
 """Games after which the ``rm36`` variants of ``tracker`` and ``count`` forget everything."""
 
+# ----- learning environments (skat.env, skat.openspiel) -----------------------------------------
+
+ENV_SEED = 0
+"""The seed of the PettingZoo environment's deals until ``reset(seed=...)`` gives one."""
+
 # ----- limits ----------------------------------------------------------------------------------
 
 WORLDS_MAX = 100_000
