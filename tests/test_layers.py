@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ),
     ("skat.ui", "skat.web", "skat.env", "skat.openspiel"),
     ("skat.tournament", "skat.tournament_results", "skat.bench"),
-    ("skat.training",),
+    ("skat.training", "skat.research"),
     ("skat.cli",),
 ]
 

@@ -133,6 +133,44 @@ MODEL_RESET_GAMES = 36
 ENV_SEED = 0
 """The seed of the PettingZoo environment's deals until ``reset(seed=...)`` gives one."""
 
+# ----- research: synthetic trees, Kuhn poker, game properties (skat.research) ----------------
+
+RESEARCH_SEED = 1
+"""The seed of ``skat research synthetic`` and ``properties`` when none is given."""
+
+CFR_TOLERANCE = 1e-4
+"""The exploitability (sum of both best-response gains) at which CFR+ stops."""
+
+CFR_MAX_ITERATIONS = 20_000
+"""The most CFR+ iterations per game."""
+
+PIMC_TIES = "uniform"
+"""How the research PIMC player splits ties between equally good actions."""
+
+PIMC_RULE = "average"
+"""How the research PIMC player scores actions over worlds (average value or vote)."""
+
+SYNTHETIC_DEPTH = 8
+"""Moves from the chance node to the leaves of a synthetic tree (the thesis's depth)."""
+
+SYNTHETIC_WORLDS = 8
+"""Private worlds per player of a synthetic tree (the thesis's W)."""
+
+SYNTHETIC_TREES = 10
+"""Trees per parameter triple of ``skat research synthetic`` (the thesis used 10,000)."""
+
+SYNTHETIC_STEPS = 6
+"""Grid points per axis of ``skat research synthetic`` (the thesis's figures show 11)."""
+
+PROPERTIES_GAMES = 100
+"""Games per game type of ``skat research properties`` (the thesis used 10,000)."""
+
+PROPERTIES_SAMPLES = 100
+"""Pre-terminal samples per game of ``skat research properties`` (the thesis used 1,000)."""
+
+PROPERTIES_ROLLOUTS = 10
+"""Disambiguation rollouts per game of ``skat research properties``."""
+
 # ----- limits ----------------------------------------------------------------------------------
 
 WORLDS_MAX = 100_000
