@@ -133,6 +133,15 @@ MODEL_RESET_GAMES = 36
 ENV_SEED = 0
 """The seed of the PettingZoo environment's deals until ``reset(seed=...)`` gives one."""
 
+OPENSPIEL_GAMES = 100
+"""Games of ``python -m skat.openspiel`` (ISMCTS against two random bots)."""
+
+OPENSPIEL_SIMULATIONS = 100
+"""ISMCTS simulations per decision in ``python -m skat.openspiel``."""
+
+OPENSPIEL_SEED = 1
+"""The seed of ``python -m skat.openspiel``."""
+
 # ----- research: synthetic trees, Kuhn poker, game properties (skat.research) ----------------
 
 RESEARCH_SEED = 1
