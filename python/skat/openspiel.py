@@ -20,6 +20,16 @@ scores, ``game.result.scores``, paid at the end), with explicit chance:
 
 The whole game is far too large for tabular methods (CFR and its kin); those need a smaller
 game. :func:`play_bots` plays OpenSpiel's uniform random bots and ISMCTS bots against each other.
+
+>>> import pyspiel
+>>> game = pyspiel.load_game("python_skat")
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 32)
+>>> for card in "CJ SJ HJ DJ CA CT SA ST HA HT".split():      # forehand's ten cards
+...     state.apply_action(Card(card).index)
+>>> state.information_state_string(0)
+'seat 0 dealt CJ SJ HJ DJ CA CT SA ST HA HT'
 """
 
 from __future__ import annotations
