@@ -180,6 +180,30 @@ PROPERTIES_SAMPLES = 100
 PROPERTIES_ROLLOUTS = 10
 """Disambiguation rollouts per game of ``skat research properties``."""
 
+BCD_TREES = 1000
+"""Trees per grid cell of ``skat research bcd`` (the thesis used several thousand)."""
+
+BCD_SEED = 1
+"""The seed of ``skat research bcd``."""
+
+BCD_LEVELS = 5
+"""Recursion levels of ``skat research bcd``: R0 (PIMC) .. R5."""
+
+BCD_CORR = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+BCD_BIAS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+BCD_DIS = (0.0, 0.3, 0.6, 0.8)
+"""The grid of ``skat research bcd``: Fig. 9.1's panels are dis 0, 0.3, 0.6 and 0.8."""
+
+BCD_HEIGHT = 8
+BCD_WORLDS = 8
+"""Plies and worlds per player of a BCD tree (the thesis's 8 and 8 x 8)."""
+
+
+def bcd_workers() -> int:
+    """Worker processes of ``skat research bcd``: every local core."""
+    return max(1, os.cpu_count() or 1)
+
+
 # ----- limits ----------------------------------------------------------------------------------
 
 WORLDS_MAX = 100_000

@@ -31,6 +31,9 @@ def _modules() -> list[ModuleType]:
     """The kinds' modules, imported here so that the layer test sees each of them."""
     modules: list[ModuleType] = []
     # one line per kind: from skat.cli.research import NAME; modules.append(NAME)
+    from skat.cli.research import bcd
+
+    modules.append(bcd)
     from skat.cli.research import kuhn
 
     modules.append(kuhn)
