@@ -112,3 +112,18 @@ def test_the_command_checks_its_options(capsys: pytest.CaptureFixture[str]) -> N
     assert "expected at least 1" in capsys.readouterr().err
     assert skat_openspiel.main(["--games", "1", "--simulations", "2"]) == 0
     assert '"finished": 1' in capsys.readouterr().out
+
+
+def test_outcome_sampling_mccfr_runs_on_the_full_game() -> None:
+    """A sampling CFR (tabular over information-state strings) iterates on full Skat; its
+    average policy is a distribution over the legal actions."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    np.random.seed(2)  # OpenSpiel's solver draws from numpy's global generator
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(_game())
+    for _ in range(5):
+        solver.iteration()
+    state = _dealt(2)
+    probs = solver.average_policy().action_probabilities(state)
+    assert sorted(probs) == state.legal_actions()
+    assert sum(probs.values()) == pytest.approx(1.0)

@@ -18,8 +18,9 @@ scores, ``game.result.scores``, paid at the end), with explicit chance:
   Carlo tree search (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) runs on it; the number
   drawn from ``sampler`` seeds the draw.
 
-The whole game is far too large for tabular methods (CFR and its kin); those need a smaller
-game. :func:`play_bots` plays OpenSpiel's uniform random bots and ISMCTS bots against each other.
+Sampling tabular methods (outcome-sampling MCCFR) run on it; methods that walk the whole
+tree (vanilla CFR, exploitability) are out of reach for full Skat and need a smaller game.
+:func:`play_bots` plays OpenSpiel's uniform random bots and ISMCTS bots against each other.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_skat")
