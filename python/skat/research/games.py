@@ -32,6 +32,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -54,12 +55,25 @@ class GameError(SkatError):
 
 
 @dataclass(frozen=True)
+class Span:
+    """The sequences of one own depth: ``lo .. hi - 1``, each one's parent sequence
+    (``parent``) and the offsets of its sets' first sequences from ``lo`` (``offsets``)."""
+
+    lo: int
+    hi: int
+    sets: tuple[int, int]
+    parent: IntArray
+    offsets: IntArray
+
+
+@dataclass(frozen=True)
 class Seqs:
     """One player's sequence form: information sets ordered by own depth and their actions.
 
     ``parent[I]`` is the sequence leading to set ``I`` (0: none), ``start[I]`` its first
     sequence, ``actions[I]`` its action count, ``levels`` the ``(first, end)`` set ranges of
-    each own depth, ``owner[s]`` the set of sequence ``s`` (-1 for the empty sequence).
+    each own depth, ``owner[s]`` the set of sequence ``s`` (-1 for the empty sequence);
+    ``spans`` the same levels as sequence ranges, ``uniform`` the uniform strategy.
     """
 
     parent: IntArray
@@ -72,6 +86,23 @@ class Seqs:
     def count(self) -> int:
         """The number of sequences, the empty one included."""
         return len(self.owner)
+
+    @cached_property
+    def spans(self) -> list[Span]:
+        """Per own depth, its sequences (see :class:`Span`)."""
+        out = []
+        for a, b in self.levels:
+            lo, hi = int(self.start[a]), int(self.start[b - 1] + self.actions[b - 1])
+            par = self.parent[self.owner[lo:hi]]
+            out.append(Span(lo, hi, (a, b), par, self.start[a:b] - lo))
+        return out
+
+    @cached_property
+    def uniform(self) -> FloatArray:
+        """The uniformly random behavioural strategy."""
+        beh = np.ones(self.count)
+        beh[1:] = 1.0 / self.actions[self.owner[1:]]
+        return beh
 
 
 class Game:
@@ -296,20 +327,15 @@ def from_tree(tree: Any) -> Game:
 
 def uniform(game: Game, p: int) -> FloatArray:
     """Player ``p``'s uniformly random behavioural strategy."""
-    s = game.seqs[p]
-    beh = np.ones(s.count)
-    beh[1:] = 1.0 / s.actions[s.owner[1:]]
-    return beh
+    return game.seqs[p].uniform.copy()
 
 
 def realization(game: Game, p: int, beh: FloatArray) -> FloatArray:
     """The realisation plan of behavioural strategy ``beh`` of player ``p``."""
-    s = game.seqs[p]
-    r = np.asarray(beh, dtype=np.float64).copy()
+    r = np.array(beh, dtype=np.float64)
     r[0] = 1.0
-    for a, b in s.levels:
-        lo, hi = s.start[a], s.start[b - 1] + s.actions[b - 1]
-        r[lo:hi] = r[s.parent[s.owner[lo:hi]]] * beh[lo:hi]
+    for sp in game.seqs[p].spans:
+        r[sp.lo : sp.hi] = r[sp.parent] * beh[sp.lo : sp.hi]
     return r
 
 
@@ -357,14 +383,14 @@ def backup(game: Game, p: int, u: FloatArray, beh: FloatArray | None = None) -> 
     below = np.zeros(s.count)
     cf = u.copy()
     v = np.zeros(len(s.start))
-    for a, b in reversed(s.levels):
-        lo, hi = s.start[a], s.start[b - 1] + s.actions[b - 1]
+    for sp in reversed(s.spans):
+        lo, hi = sp.lo, sp.hi
+        a, b = sp.sets
         cf[lo:hi] = u[lo:hi] + below[lo:hi]
-        offsets = s.start[a:b] - lo
         if beh is None:
-            v[a:b] = np.maximum.reduceat(cf[lo:hi], offsets)
+            v[a:b] = np.maximum.reduceat(cf[lo:hi], sp.offsets)
         else:
-            v[a:b] = np.add.reduceat(cf[lo:hi] * beh[lo:hi], offsets)
+            v[a:b] = np.add.reduceat(cf[lo:hi] * beh[lo:hi], sp.offsets)
         below += np.bincount(s.parent[a:b], weights=v[a:b], minlength=s.count)
     cf[0] = u[0] + below[0]
     return Backup(cf, v, float(cf[0]))
@@ -378,11 +404,10 @@ def best_response(game: Game, p: int, beh_opp: FloatArray) -> tuple[float, Float
     beh = np.zeros(s.count)
     beh[0] = 1.0
     if len(s.start):
-        best = s.start + np.array(
-            [int(np.argmax(back.cf[a : a + k])) for a, k in zip(s.start, s.actions, strict=True)],
-            dtype=np.int64,
-        )
-        beh[best] = 1.0
+        top = np.maximum.reduceat(back.cf[1:], s.start - 1)[s.owner[1:]]
+        where = np.arange(1, s.count)
+        candidates = np.where(back.cf[1:] >= top, where, s.count)
+        beh[np.minimum.reduceat(candidates, s.start - 1)] = 1.0
     return back.root, beh
 
 

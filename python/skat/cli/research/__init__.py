@@ -37,4 +37,7 @@ def _modules() -> list[ModuleType]:
     from skat.cli.research import kuhn
 
     modules.append(kuhn)
+    from skat.cli.research import synthetic
+
+    modules.append(synthetic)
     return modules
