@@ -110,6 +110,9 @@ def test_the_command_checks_its_options(capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit):
         skat_openspiel.main(["--games", "0"])
     assert "expected at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        skat_openspiel.main(["--games", "1", "--json", "/nonexistent-dir/x.json"])
+    assert "--json: no directory" in capsys.readouterr().err
     assert skat_openspiel.main(["--games", "1", "--simulations", "2"]) == 0
     assert '"finished": 1' in capsys.readouterr().out
 

@@ -306,6 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m skat.openspiel``: ISMCTS against two random bots, with a summary."""
     import argparse
     import json
+    import os
     import time
 
     from rich.progress import Progress
@@ -314,14 +315,25 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(
         prog="python -m skat.openspiel",
-        description="Plays python_skat with OpenSpiel's ISMCTS bot (seat g %% 3 of game g)"
+        description="Plays python_skat with OpenSpiel's ISMCTS bot (seat g mod 3 of game g)"
         " against two uniform random bots and prints the ISMCTS seat's mean return.",
     )
-    parser.add_argument("--games", type=_positive, default=OPENSPIEL_GAMES)
-    parser.add_argument("--simulations", type=_positive, default=OPENSPIEL_SIMULATIONS)
-    parser.add_argument("--seed", type=int, default=OPENSPIEL_SEED)
+    parser.add_argument(
+        "--games", type=_positive, default=OPENSPIEL_GAMES, help="games (default %(default)s)"
+    )
+    parser.add_argument(
+        "--simulations",
+        type=_positive,
+        default=OPENSPIEL_SIMULATIONS,
+        help="ISMCTS simulations per decision (default %(default)s)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=OPENSPIEL_SEED, help="run seed (default %(default)s)"
+    )
     parser.add_argument("--json", metavar="FILE", help="write the summary as JSON")
     args = parser.parse_args(argv)
+    if args.json and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
+        parser.error(f"--json: no directory for {args.json}")
     start = time.perf_counter()
     with Progress(transient=True) as progress:
         task = progress.add_task("games", total=args.games)
