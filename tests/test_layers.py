@@ -28,7 +28,8 @@ LAYERS: list[tuple[str, ...]] = [
         "skat.encoding",
     ),
     ("skat.ui", "skat.web", "skat.env", "skat.openspiel"),
-    ("skat.tournament", "skat.tournament_results", "skat.bench"),
+    ("skat.tournament", "skat.tournament_results", "skat.tournament_clones", "skat.bench"),
+    ("skat.tournament_table",),
     ("skat.training", "skat.research"),
     ("skat.cli",),
 ]

@@ -125,6 +125,9 @@ MISTAKE_RATE = 0.1
 TRACKER_CAP = 0.75
 """The highest bidding threshold the ``tracker`` moves to."""
 
+COUNT_MIN_OPPORTUNITIES = 10
+"""Mistake opportunities an opponent needs before the ``count`` uses its mistake rate."""
+
 MODEL_RESET_GAMES = 36
 """Games after which the ``rm36`` variants of ``tracker`` and ``count`` forget everything."""
 

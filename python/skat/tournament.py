@@ -10,11 +10,15 @@ the same deals in every seating, so that the luck of the cards cancels out:
   ``b`` at both other seats, then ``b`` declaring against two ``a``.
 - ``mode="full"``: each deal is played whole (auction included, by the players themselves) in
   the six seatings ``ABB BAB BBA AAB ABA BAA``; all-pass games belong to a list and score 0.
+- ``mode="clones"``: candidate ``a`` against two clones of ``b``, whole games in the seatings
+  ``ABB BAB BBA``, deal after deal with the same player objects throughout, so that
+  modelling players learn as they go (:mod:`skat.tournament_clones`; one process only).
 
 Everything is derived from the tournament seed: candidate deal ``j`` is
 ``Deal.random(deal_seed(seed, j))``, and the seeds handed to the players' ``new_game`` hooks come
-from the same mixing function (:func:`derive_seed`). Every game builds three fresh players from
-their specs, so the results are the same whatever the number of worker processes.
+from the same mixing function (:func:`derive_seed`). In the cardplay and full modes every game
+builds three fresh players from their specs, so the results are the same whatever the number
+of worker processes; the clones mode keeps its three players for the whole run.
 
 A game scores each seat Seeger-Fabian (``game.result.scores``: declarer value + 50 when won,
 -(2 x value) - 50 when lost, each defender +40 when the declarer loses). A player's score in a
@@ -52,6 +56,7 @@ from skat.match import PlayerFailure, play
 from skat.players.base import Player, make_player
 from skat.records import named_record
 from skat.seeds import deal_seed, derive_seed
+from skat.tournament_clones import play_clones
 from skat.tournament_results import (
     FULL_SEATINGS,
     LIST_GAMES,
@@ -282,7 +287,8 @@ def run(
     """Plays a duplicate tournament between the players with specs ``a`` and ``b``.
 
     - ``mode``: ``"cardplay"`` (``bidder`` bids and declares; A and B play the cards, each once
-      as declarer) or ``"full"`` (six seatings, auction included);
+      as declarer), ``"full"`` (six seatings, auction included) or ``"clones"`` (A against
+      two clones of B, three seatings, deals in order, players kept: ``workers`` must be 1);
     - ``deals``: tournament deals (cardplay: deals with a declarer);
     - ``seed``: every deal and player seed derives from it;
     - ``workers``: worker processes (``spawn``); 1 plays in this process. Each sets
@@ -300,6 +306,8 @@ def run(
         raise ValueError("deals must be at least 1")
     if workers < 1:
         raise ValueError("workers must be at least 1")
+    if mode == "clones" and workers != 1:
+        raise ValueError("clones mode plays its deals in order in one process: workers must be 1")
     for spec in (a, b, *([bidder] if mode == "cardplay" else [])):
         make_player(spec)  # raises PlayerSpecError before any game
     specs = (a, b)
@@ -320,7 +328,9 @@ def run(
 
     try:
         with _threads_env(1) if workers == 1 else nullcontext():
-            if mode == "cardplay":
+            if mode == "clones":
+                tasks, failed = list[_DealTask](), list[DealOutcome]()
+            elif mode == "cardplay":
                 tasks, failed, candidates = _choose_deals(deals, seed, bidder, specs, labels)
                 passed_out = candidates - len(tasks) - len(failed)
             else:
@@ -341,7 +351,9 @@ def run(
                 progress(0, deals)
             for outcome in failed:
                 finished(outcome)
-            if workers == 1:
+            if mode == "clones":
+                play_clones(a, b, deals, seed, labels, finished)
+            elif workers == 1:
                 for task in tasks:
                     finished(_play_deal(task))
             else:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 __all__ = [
+    "CLONE_SEATINGS",
     "FULL_SEATINGS",
     "LIST_GAMES",
     "MODES",
@@ -38,12 +39,15 @@ __all__ = [
     "write_json",
 ]
 
-Mode = Literal["cardplay", "full"]
-MODES: tuple[Mode, ...] = ("cardplay", "full")
+Mode = Literal["cardplay", "full", "clones"]
+MODES: tuple[Mode, ...] = ("cardplay", "full", "clones")
 """The tournament modes."""
 
 FULL_SEATINGS = ("ABB", "BAB", "BBA", "AAB", "ABA", "BAA")
 """The seatings of a full-mode deal: the letter at index ``i`` is the player at seat ``i``."""
+
+CLONE_SEATINGS = ("ABB", "BAB", "BBA")
+"""The seatings of a clones-mode deal: candidate A against two clones of B."""
 
 LIST_GAMES = 36
 """Games in a list: scores are reported per 36 games."""

@@ -23,7 +23,17 @@ from rich.console import Console
 
 from skat import __version__
 from skat._core import SkatError
-from skat.cli import analyze, bench, deal, play, report, research, tournament, train
+from skat.cli import (
+    analyze,
+    bench,
+    deal,
+    play,
+    report,
+    research,
+    tournament,
+    tournament_table,
+    train,
+)
 from skat.cli.checks import ArgumentParser, OptionError, UsageError
 
 __all__ = ["build_parser", "main"]
@@ -39,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_commands(sub)
     bench.add_commands(sub)
     tournament.add_commands(sub)
+    tournament_table.add_commands(sub)
     train.add_commands(sub)
     report.add_commands(sub)
     research.add_commands(sub)

@@ -20,6 +20,8 @@ from skat.display import progress_bar
 
 
 def check_tournament(args: argparse.Namespace) -> None:
+    if args.mode == "clones" and args.workers != 1:
+        raise checks.OptionError("--workers", "clones mode plays in one process: use 1")
     checks.check_specs("A", [args.a], (1,))
     checks.check_specs("B", [args.b], (1,))
     if args.mode == "cardplay":
@@ -118,6 +120,10 @@ Modes:
             first card: A as declarer against two B, then B against two A.
   full      each deal is played whole (auction included) in the six seatings
             ABB BAB BBA AAB ABA BAA; all-pass games score 0.
+  clones    candidate A against two clones of B (Table 7.1 of the Kermit thesis):
+            whole games in the seatings ABB BAB BBA, deal after deal, the same
+            three player objects throughout so that modelling players (tracker,
+            count) learn as they go; one process (--workers 1).
 
 Deal j of the candidates is Deal.random(deal_seed(SEED, j)); players' seeds
 derive from SEED too, and the results are the same for any --workers.
@@ -159,10 +165,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     t.add_argument("b", metavar="B", help="player B's spec")
     t.add_argument(
         "--mode",
-        choices=["cardplay", "full"],
+        choices=["cardplay", "full", "clones"],
         default=defaults.TOURNAMENT_MODE,
         help="cardplay: the bidder bids and declares, A and B play the cards; full: whole"
-        f" games in six seatings (default: {defaults.TOURNAMENT_MODE})",
+        " games in six seatings; clones: A against two clones of B in three seatings, in"
+        f" deal order (default: {defaults.TOURNAMENT_MODE})",
     )
     t.add_argument(
         "--deals",

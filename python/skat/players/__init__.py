@@ -26,12 +26,14 @@ from skat.players.base import (
 from skat.players.cheater import CheaterPlayer
 from skat.players.kermit import KermitPlayer
 from skat.players.mistake import MistakePlayer
+from skat.players.modelling import CountPlayer, TrackerPlayer
 from skat.players.pimc import PimcPlayer
 from skat.players.random_player import RandomPlayer
 from skat.players.rules import RulesPlayer
 
 __all__ = [
     "CheaterPlayer",
+    "CountPlayer",
     "KermitPlayer",
     "MistakePlayer",
     "PimcPlayer",
@@ -39,6 +41,7 @@ __all__ = [
     "PlayerSpecError",
     "RandomPlayer",
     "RulesPlayer",
+    "TrackerPlayer",
     "available_players",
     "make_player",
     "register",

@@ -1,0 +1,171 @@
+"""A table of clones tournaments (the Kermit thesis's Table 7.1): every candidate against two
+clones of every benchmark, all on the same deals.
+
+Each cell is one :func:`skat.tournament.run` in ``mode="clones"`` with the table's seed, so
+every cell plays the same deals in the same order, and a cell is one sequential run (its
+modelling players learn deal by deal). Cells are independent and run side by side in
+``workers`` processes; the results do not depend on how many. A cell reports, as the thesis
+does, the row (benchmark) player's points per list, the column (candidate) player's, and
+row - column, each with its standard error over deals.
+
+>>> table = run_table(["rules"], ["random"], deals=1, seed=2)
+>>> cell = table.cells[0]
+>>> (cell.candidate, cell.benchmark, round(cell.row_minus_col, 6) == round(cell.row - cell.col, 6))
+('rules', 'random', True)
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from skat.defaults import THREADS_ENV
+from skat.players.base import make_player
+from skat.tournament import run
+
+__all__ = ["Cell", "TableResult", "run_table"]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One candidate against two clones of one benchmark."""
+
+    candidate: str
+    benchmark: str
+    row: float
+    """The benchmark's points per list."""
+    row_se: float | None
+    col: float
+    """The candidate's points per list."""
+    col_se: float | None
+    row_minus_col: float
+    """Mean over deals of row - column points per list."""
+    row_minus_col_se: float | None
+    deals: int
+    """Deals in the statistics."""
+    tournament: dict[str, Any] = field(repr=False)
+    """The cell's tournament report (``TournamentResult.to_json``)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "candidate": self.candidate,
+            "benchmark": self.benchmark,
+            "row": self.row,
+            "row_se": self.row_se,
+            "col": self.col,
+            "col_se": self.col_se,
+            "row_minus_col": self.row_minus_col,
+            "row_minus_col_se": self.row_minus_col_se,
+            "deals": self.deals,
+            "tournament": self.tournament,
+        }
+
+
+@dataclass
+class TableResult:
+    """Every cell of a table, candidates by benchmarks."""
+
+    candidates: list[str]
+    benchmarks: list[str]
+    deals: int
+    seed: int
+    cells: list[Cell]
+    seconds: float = 0.0
+    workers: int = 1
+
+    def cell(self, candidate: str, benchmark: str) -> Cell:
+        """The cell of ``candidate`` against ``benchmark``."""
+        return next(c for c in self.cells if c.candidate == candidate and c.benchmark == benchmark)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "candidates": self.candidates,
+            "benchmarks": self.benchmarks,
+            "deals": self.deals,
+            "seed": self.seed,
+            "cells": [c.as_dict() for c in self.cells],
+            "seconds": self.seconds,
+            "workers": self.workers,
+        }
+
+
+def _init_worker(workers: int) -> None:
+    """Worker start: each cell's players share the CPUs (``SKAT_THREADS``)."""
+    os.environ[THREADS_ENV] = str(max(1, (os.cpu_count() or 1) // workers))
+
+
+def _cell(job: tuple[str, str, int, int, str | None]) -> Cell:
+    candidate, benchmark, deals, seed, records = job
+    result = run(candidate, benchmark, mode="clones", deals=deals, seed=seed, records=records)
+    a, b = result.players[result.a], result.players[result.b]
+    paired = result.paired_difference
+    assert a.points_per_list is not None and b.points_per_list is not None
+    assert paired.mean is not None
+    return Cell(
+        candidate,
+        benchmark,
+        b.points_per_list,
+        b.stderr,
+        a.points_per_list,
+        a.stderr,
+        -paired.mean,
+        paired.stderr,
+        paired.deals,
+        result.to_json(),
+    )
+
+
+def run_table(
+    candidates: Sequence[str],
+    benchmarks: Sequence[str],
+    deals: int,
+    seed: int,
+    workers: int = 1,
+    records_dir: str | os.PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> TableResult:
+    """Plays every candidate against two clones of every benchmark on ``deals`` deals from
+    ``seed``; ``records_dir`` gets one record file per cell (``cell-I-J.sgf``, candidate I,
+    benchmark J); ``progress(done, total)`` counts finished cells."""
+    if deals < 1:
+        raise ValueError("deals must be at least 1")
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    for spec in (*candidates, *benchmarks):
+        make_player(spec)  # raises PlayerSpecError before any game
+    started = time.perf_counter()
+    jobs = []
+    for i, cand in enumerate(candidates):
+        for j, bench in enumerate(benchmarks):
+            path = None if records_dir is None else os.path.join(records_dir, f"cell-{i}-{j}.sgf")
+            jobs.append((cand, bench, deals, seed, path))
+    cells: list[Cell] = []
+    if progress is not None:
+        progress(0, len(jobs))
+    if workers == 1:
+        for job in jobs:
+            cells.append(_cell(job))
+            if progress is not None:
+                progress(len(cells), len(jobs))
+    else:
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(workers, _init_worker, (workers,)) as pool:
+            for cell in pool.imap(_cell, jobs):
+                cells.append(cell)
+                if progress is not None:
+                    progress(len(cells), len(jobs))
+    return TableResult(
+        list(candidates),
+        list(benchmarks),
+        deals,
+        seed,
+        cells,
+        time.perf_counter() - started,
+        workers,
+    )
