@@ -87,7 +87,9 @@ class BcdTrees:
 
     leaves: Array
     blocks: tuple[Exponents, ...]
-    _masks: dict[int, list[Array]] = field(default_factory=dict, repr=False, compare=False)
+    _masks: dict[int, tuple[list[Array], bool]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         shape = self.leaves.shape
@@ -126,14 +128,18 @@ class BcdTrees:
         """Plies below the chance node."""
         return int(self.leaves.shape[3]).bit_length() - 1
 
-    def masks(self, depth: int) -> list[Array]:
+    def masks(self, depth: int) -> tuple[list[Array], bool]:
         """``[e >= 1, e >= 2, ...]`` at ``depth`` as 0/1 arrays shaped for a pair of children
-        (trees, W, W, 1, histories), computed once."""
+        (trees, W, W, 1, histories), without the trailing levels no node reaches, and whether
+        every node's set is all ``W`` opponent worlds; computed once."""
         if depth not in self._masks:
             e = self.blocks[depth][:, :, :, None, :]
-            self._masks[depth] = [
-                (e >= level).astype(np.float32) for level in range(1, self.world_bits + 1)
-            ]
+            masks = []
+            for level in range(1, self.world_bits + 1):
+                if not (e >= level).any():
+                    break
+                masks.append((e >= level).astype(np.float32))
+            self._masks[depth] = (masks, bool((e == self.world_bits).all()))
         return self._masks[depth]
 
 
@@ -209,13 +215,14 @@ def _split_blocks(
     return out
 
 
-def info_sums(children: Array, masks: list[Array], player: int) -> Array:
+def info_sums(children: Array, masks: list[Array], player: int, full: bool = False) -> Array:
     """Each node's sum of ``children`` (trees, W, W, 2, histories: one value per action) over
-    its information set, given the node's ``masks`` (:meth:`BcdTrees.masks`); the sets of
-    ``player`` 0 run over ``w2`` (axis 2), those of player 1 over ``w1`` (axis 1).
+    its information set, given the node's ``masks`` and whether every set is ``full``
+    (:meth:`BcdTrees.masks`); the sets of ``player`` 0 run over ``w2`` (axis 2), those of
+    player 1 over ``w1`` (axis 1).
 
-    The sum over a block of ``2**e`` worlds is built level by level: the block sums of level
-    ``l`` minus those of level ``l - 1``, added where ``e >= l``.
+    The sum over a block of ``2**e`` worlds is built level by level: where ``e >= l``, the
+    sum of the other half of the node's block of level ``l`` is added.
 
     >>> v = np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2, 1)
     >>> info_sums(v, [np.ones((1, 2, 2, 1, 1), np.float32)], 0)[0, :, :, 0, 0].tolist()
@@ -224,18 +231,20 @@ def info_sums(children: Array, masks: list[Array], player: int) -> Array:
     axis = 2 - player
     worlds = children.shape[axis]
     head, tail = children.shape[:axis], children.shape[axis + 1 :]
-    out = children.copy()
+    if full:
+        total = children.sum(axis=axis, keepdims=True)
+        return np.broadcast_to(total, children.shape)
+    out = children
     finer = children
     size = 1
     for mask in masks:
         size *= 2
         pairs = finer.reshape(*head, worlds // size, 2, *tail)
-        sums = pairs.sum(axis=axis + 1)
-        gain = np.expand_dims(sums, axis + 1) - pairs  # per half: the other half's sum
+        other = np.flip(pairs, axis=axis + 1)  # per half: the other half's sum
         spread = out.reshape(*head, worlds // size, 2, size // 2, *tail)
         m = mask.reshape(*mask.shape[:axis], worlds // size, 2, size // 2, *mask.shape[axis + 1 :])
-        spread += m * np.expand_dims(gain, axis + 2)
-        finer = sums
+        out = (spread + m * np.expand_dims(other, axis + 2)).reshape(children.shape)
+        finer = pairs.sum(axis=axis + 1)
     return out
 
 
@@ -287,10 +296,11 @@ def policy_from_values(trees: BcdTrees, values: list[Array], top: int | None = N
     action whose child's value, summed over the information set, is best for the player to
     move (ties shared)."""
     stop = trees.height if top is None else top
-    return [
-        _choose(info_sums(_children(values[d + 1]), trees.masks(d), d % 2), d % 2)
-        for d in range(stop)
-    ]
+    out = []
+    for d in range(stop):
+        masks, full = trees.masks(d)
+        out.append(_choose(info_sums(_children(values[d + 1]), masks, d % 2, full), d % 2))
+    return out
 
 
 def policies(trees: BcdTrees, levels: int) -> list[list[Array]]:
@@ -332,7 +342,8 @@ def best_response_payoff(
     for d in reversed(range(trees.height)):
         c = _children(value)
         if d % 2 == responder:
-            cf = info_sums(c * reach[d][:, :, :, None, :], trees.masks(d), responder)
+            masks, full = trees.masks(d)
+            cf = info_sums(c * reach[d][:, :, :, None, :], masks, responder, full)
             value = np.where(cf[:, :, :, 0] >= cf[:, :, :, 1], c[:, :, :, 0], c[:, :, :, 1])
         else:
             value = _mix(policy[d], c)
