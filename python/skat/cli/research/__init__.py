@@ -40,4 +40,7 @@ def _modules() -> list[ModuleType]:
     from skat.cli.research import synthetic
 
     modules.append(synthetic)
+    from skat.cli.research import properties
+
+    modules.append(properties)
     return modules

@@ -1,0 +1,173 @@
+"""``skat research properties``: leaf correlation, bias and disambiguation of real Skat games
+from the start of card play (the thesis's Fig. 5.8)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from skat import defaults
+from skat.cli import checks
+from skat.display import progress_bar, save_json
+
+HELP = """\
+Measures the game-tree properties of section 5.3.1 in real Skat. Random deals (deal j from a
+seed derived from --seed and j) are bid and declared by three --bidder players; the first
+--games games of each type (suit, grand, null) are kept (at most --max-deals deals are bid),
+and the games of any --iss record files are added. From the start of card play of each game,
+--samples random walks reach pre-terminal nodes (every move ends the game; chains of single
+moves collapsed): lc is the share of nodes whose moves all give the soloist the same result, b
+the share of those the soloist wins. --rollouts random playouts measure how the number of
+worlds consistent with a player's view shrinks between his turns, converted to the synthetic
+trees' df (see docs/pimc-theory.md). Prints per type mean, sd and quartiles; writes --json
+(every game's values) and a Fig. 5.8-like scatter (--plot PNG).
+"""
+
+
+def check(args: argparse.Namespace) -> None:
+    checks.check_specs("--bidder", [args.bidder], (1,))
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    from skat.records import read_iss
+    from skat.research.properties import (
+        TYPES,
+        choose_games,
+        game_kind,
+        measure_games,
+        plot,
+        start_of_play,
+        summary,
+    )
+
+    start = time.time()
+    chosen: dict[str, list[tuple[int, str]]] = {t: [] for t in TYPES}
+    if args.games:
+        limit = args.max_deals or 60 * args.games
+        with progress_bar(console) as bar:
+            task = bar.add_task("bidding deals", total=limit)
+            chosen = choose_games(
+                args.games,
+                args.seed,
+                args.bidder,
+                workers=args.workers,
+                max_deals=limit,
+                progress=lambda n: bar.advance(task, n),
+            )
+    console.print("self-play games: " + ", ".join(f"{t} {len(chosen[t])}" for t in TYPES))
+    human: dict[str, list[tuple[int, str]]] = {t: [] for t in TYPES}
+    for path in args.iss or []:
+        for k, game in enumerate(read_iss(path)):
+            g = start_of_play(game)
+            if g is not None:
+                human[game_kind(g)].append((-1 - k, g.to_iss()))
+    total = sum(len(v) for v in chosen.values()) + sum(len(v) for v in human.values())
+    with progress_bar(console) as bar:
+        task = bar.add_task("measuring games", total=total)
+        results: dict[str, Any] = {}
+        for source, games in (("self-play", chosen), ("iss", human)):
+            if any(games.values()):
+                results[source] = measure_games(
+                    games,
+                    args.samples,
+                    args.rollouts,
+                    args.seed,
+                    workers=args.workers,
+                    progress=lambda n: bar.advance(task, n),
+                )
+    out: dict[str, Any] = {
+        "seed": args.seed,
+        "bidder": args.bidder,
+        "samples": args.samples,
+        "rollouts": args.rollouts,
+        "seconds": 0.0,
+    }
+    for source, measured in results.items():
+        summ = summary(measured)
+        t = Table(title=f"{source}: game-tree properties from the start of card play")
+        for col in ("type", "games", "lc mean (sd)", "lc q1..q3", "b mean (sd)", "df mean (sd)"):
+            t.add_column(col, justify="right")
+        for kind in TYPES:
+            e = summ[kind]
+
+            def cell(key: str, e: dict[str, Any] = e) -> str:
+                v = e.get(key)
+                return "-" if v is None else f"{v['mean']:.3f} ({v['sd']:.3f})"
+
+            lc = e.get("lc")
+            quart = "-" if lc is None else f"{lc['q1']:.2f}..{lc['q3']:.2f}"
+            t.add_row(kind, str(e["games"]), cell("lc"), quart, cell("b"), cell("df"))
+        console.print(t)
+        out[source] = {"summary": summ, "games": measured}
+    out["seconds"] = round(time.time() - start, 1)
+    save_json(args.json, out)
+    if args.plot:
+        everything = [m for measured in results.values() for m in measured]
+        plot(everything, args.plot)
+        console.print(f"figure: {args.plot}")
+    return 0
+
+
+def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds ``research properties``."""
+    from skat.research.synthetic import default_workers
+
+    p = kinds.add_parser(
+        "properties",
+        help="leaf correlation, bias and disambiguation of Skat games (Fig. 5.8)",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--games",
+        type=checks.integer(0, checks.COUNT_MAX),
+        default=defaults.PROPERTIES_GAMES,
+        help=f"self-play games per game type (default: {defaults.PROPERTIES_GAMES};"
+        " the thesis: 10000)",
+    )
+    p.add_argument(
+        "--max-deals",
+        type=checks.integer(1, checks.COUNT_MAX),
+        help="the most deals to bid (default: 60 x --games)",
+    )
+    p.add_argument(
+        "--samples",
+        type=checks.integer(1, checks.COUNT_MAX),
+        default=defaults.PROPERTIES_SAMPLES,
+        help=f"pre-terminal samples per game (default: {defaults.PROPERTIES_SAMPLES};"
+        " the thesis: 1000)",
+    )
+    p.add_argument(
+        "--rollouts",
+        type=checks.integer(1, checks.COUNT_MAX),
+        default=defaults.PROPERTIES_ROLLOUTS,
+        help=f"disambiguation playouts per game (default: {defaults.PROPERTIES_ROLLOUTS})",
+    )
+    p.add_argument(
+        "--bidder",
+        default=defaults.TRAIN_BIDDER,
+        metavar="SPEC",
+        help=f"the player bidding and declaring the deals (default: {defaults.TRAIN_BIDDER})",
+    )
+    p.add_argument(
+        "--iss", nargs="*", metavar="FILE", type=checks.in_file, help="human ISS record files"
+    )
+    p.add_argument(
+        "--seed",
+        type=checks.seed,
+        default=defaults.RESEARCH_SEED,
+        help=f"deal and playout seed, 0..2**64-1 (default: {defaults.RESEARCH_SEED})",
+    )
+    p.add_argument(
+        "--workers",
+        type=checks.integer(1, checks.WORKERS_MAX),
+        default=default_workers(),
+        help="worker processes (default: all local cores)",
+    )
+    p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results here")
+    p.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the scatter here")
+    p.set_defaults(func=run, check=check)

@@ -1,0 +1,86 @@
+"""Game-tree properties of real Skat (Fig. 5.8): pre-terminal walks end where every move ends
+the game, consistent-world counts never grow, the df conversion's known values, ISS records
+replayed to the start of card play, and ``skat research properties`` on the sample records."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import skat
+from skat.cli import main
+from skat.research.properties import (
+    _collapse,
+    df_of_ratios,
+    disambiguation_ratios,
+    measure_game,
+    pre_terminal_sample,
+    start_of_play,
+)
+
+ISS = Path(__file__).parent / "data" / "iss" / "iss-sample.sgf"
+
+
+def human_starts(n: int) -> list[skat.Game]:
+    starts = [start_of_play(g) for g in skat.read_iss(ISS)]
+    return [g for g in starts if g is not None][:n]
+
+
+def test_start_of_play_keeps_the_contract() -> None:
+    games = list(skat.read_iss(ISS))
+    starts = [(g, start_of_play(g)) for g in games]
+    declared = [(g, s) for g, s in starts if s is not None]
+    assert len(declared) == sum(1 for g in games if g.contract is not None) > 0
+    for g, s in declared:
+        assert s.phase == skat.Phase.PLAY and s.contract == g.contract and s.played == []
+
+
+def test_pre_terminal_nodes_end_the_game_on_every_move() -> None:
+    rng = random.Random(2)
+    for start in human_starts(3):
+        for _ in range(5):
+            values = pre_terminal_sample(start, rng)
+            assert len(values) >= 2
+
+
+def test_collapse_stops_at_a_choice() -> None:
+    g = human_starts(1)[0].copy()
+    _collapse(g)
+    assert g.is_over or len(g.legal_actions()) > 1
+
+
+def test_consistent_worlds_never_grow() -> None:
+    rng = random.Random(3)
+    seen = 0
+    for start in human_starts(5):
+        ratios = disambiguation_ratios(start, rng)  # empty if the game ends in trick 1 (null)
+        assert all(0 < r <= 1 for r in ratios)
+        seen += len(ratios)
+    assert seen > 0
+
+
+def test_df_conversion() -> None:
+    assert df_of_ratios([1.0]) == 0.0
+    assert df_of_ratios([0.25]) == pytest.approx(2 / 3)  # two halvings: df / (1 - df) = 2
+    assert df_of_ratios([]) is None
+
+
+def test_measure_game_ranges() -> None:
+    m = measure_game(human_starts(1)[0], samples=10, rollouts=1, seed=5)
+    assert m["type"] in ("suit", "grand", "null")
+    assert 0 <= m["lc"] <= 1 and (m["b"] is None or 0 <= m["b"] <= 1)
+    assert m == measure_game(human_starts(1)[0], samples=10, rollouts=1, seed=5)
+
+
+def test_properties_command(tmp_path: Path) -> None:
+    out, png = tmp_path / "p.json", tmp_path / "p.png"
+    args = ["research", "properties", "--games", "0", "--iss", str(ISS), "--samples", "3"]
+    args += ["--rollouts", "1", "--workers", "1", "--json", str(out), "--plot", str(png)]
+    assert main(args) == 0
+    data = json.loads(out.read_text())
+    games = data["iss"]["games"]
+    assert len(games) == sum(data["iss"]["summary"][t]["games"] for t in ("suit", "grand", "null"))
+    assert png.stat().st_size > 0
