@@ -228,3 +228,29 @@ def test_a_played_game_names_seats_from_the_record() -> None:
     tally.add_game(named)
     assert set(tally.players) <= {"p", "q", "r"}
     assert [d.card for d in decisions(named)] == [d.card for d in decisions(g)]
+
+
+def test_threshold_estimate_finds_a_threshold_players_threshold(tmp_path: Path) -> None:
+    from skat.analysis.thresholds import ThresholdEstimate, estimate_thresholds
+
+    lines = []
+    for s in range(10):
+        specs = ["kermit:threshold=0.45", "kermit:threshold=0.7", "kermit:threshold=0.45"]
+        players = [make_player(f"{x},worlds=1,threads=1") for x in specs]
+        g = play(players, Deal.random(s), seed=s, until=Phase.PLAY)
+        lines.append(named_record(g.to_iss(), "t", str(s), ["low", "high", "low"]))
+    found = estimate_thresholds([Game.from_iss(line) for line in lines])
+    for name, true in (("low", 0.45), ("high", 0.7)):
+        est = found[name]
+        assert est.bids or est.passes
+        assert est.loss(true) == 0.0  # every inequality holds at the true threshold
+        zero = [t for t, loss in est.curve() if loss == 0.0]
+        assert est.estimate() == zero[0] and zero[0] <= true <= zero[-1]
+    toy = ThresholdEstimate([0.8, 0.3], [0.5])
+    assert toy.loss(0.4) == pytest.approx(0.1 + 0.1) and toy.loss(0.5) == pytest.approx(0.2)
+    path = tmp_path / "b.sgf"
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "b.json"
+    assert main(["analyze", str(path), "--thresholds", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())["thresholds"]
+    assert data["low"]["threshold"] == found["low"].estimate()

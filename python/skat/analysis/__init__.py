@@ -1,5 +1,6 @@
 """Post-game analysis that players may use at the table: perfect-information post-mortem
-analysis (:mod:`skat.analysis.pipma`) and its run over record files
+analysis (:mod:`skat.analysis.pipma`), the bidding-threshold estimate
+(:mod:`skat.analysis.thresholds`) and their run over record files
 (:mod:`skat.analysis.records`).
 
 This package sits with the players (the ``count`` player runs PIPMA after every game); the

@@ -1,5 +1,6 @@
 """PIPMA over files of ISS records: the mistake tally per player name, in worker processes,
-and the per-trick plot (the thesis's Fig. 7.3).
+the per-trick plot (the thesis's Fig. 7.3) and, on request, each name's bidding-threshold
+estimate (:mod:`skat.analysis.thresholds`, Fig. 8.2).
 
 Every record line is replayed (``Game.from_iss``) and judged by :mod:`skat.analysis.pipma`;
 players are named by the record's ``P0..P2``. A line that does not replay is counted as
@@ -24,11 +25,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from skat._core import Game, RecordError, Solver
-from skat.analysis.pipma import TRICKS, MistakeTally
+from skat.analysis.pipma import TRICKS, MistakeTally, game_names
+from skat.analysis.thresholds import ThresholdEstimate, bidding_points
 from skat.defaults import PIPMA_TT_MB
 from skat.records import iter_record_lines
 
-__all__ = ["CHUNK", "FileAnalysis", "analyze_files", "plot_by_trick"]
+__all__ = ["CHUNK", "FileAnalysis", "analyze_files", "plot_by_trick", "plot_thresholds"]
 
 CHUNK = 20
 """Record lines per unit of work handed to a worker."""
@@ -46,6 +48,8 @@ class FileAnalysis:
     seconds: float = 0.0
     """Wall-clock time of the analysis."""
     workers: int = 1
+    thresholds: dict[str, ThresholdEstimate] | None = None
+    """Per name, the bidding inequalities (when asked for)."""
 
     @property
     def seconds_per_game(self) -> float | None:
@@ -63,14 +67,22 @@ class FileAnalysis:
             seconds_per_game=self.seconds_per_game,
             workers=self.workers,
         )
+        if self.thresholds is not None:
+            out["thresholds"] = {n: self.thresholds[n].as_dict() for n in sorted(self.thresholds)}
         return out
 
 
-def _analyze_chunk(chunk: list[tuple[str, str]]) -> tuple[MistakeTally, list[tuple[str, str]]]:
-    """Tallies one chunk of (where, line) pairs; returns the tally and the skipped lines."""
+_Chunk = tuple[MistakeTally, list[tuple[str, str]], dict[str, ThresholdEstimate] | None]
+
+
+def _analyze_chunk(job: tuple[list[tuple[str, str]], bool]) -> _Chunk:
+    """Tallies one chunk of (where, line) pairs; returns the tally, the skipped lines and
+    (when asked for) the bidding inequalities per name."""
+    chunk, thresholds = job
     tally = MistakeTally()
     skipped: list[tuple[str, str]] = []
     solver = Solver(tt_mb=PIPMA_TT_MB)
+    estimates: dict[str, ThresholdEstimate] | None = {} if thresholds else None
     for where, line in chunk:
         try:
             game = Game.from_iss(line)
@@ -79,16 +91,22 @@ def _analyze_chunk(chunk: list[tuple[str, str]]) -> tuple[MistakeTally, list[tup
             continue
         solver.clear()
         tally.add_game(game, solver=solver)
-    return tally, skipped
+        if estimates is not None:
+            names = game_names(game)
+            for seat, bid, p in bidding_points(game):
+                estimates.setdefault(names[seat], ThresholdEstimate()).add(bid, p)
+    return tally, skipped, estimates
 
 
 def analyze_files(
     paths: Sequence[str | os.PathLike[str]],
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    thresholds: bool = False,
 ) -> FileAnalysis:
     """PIPMA over every record of ``paths``; ``workers`` processes (1: this one);
-    ``progress(done, total)`` is called with record counts as chunks finish."""
+    ``progress(done, total)`` is called with record counts as chunks finish; ``thresholds``
+    also collects each name's bidding inequalities."""
     if workers < 1:
         raise ValueError("workers must be at least 1")
     started = time.perf_counter()
@@ -97,17 +115,17 @@ def analyze_files(
         for path in paths
         for number, text in iter_record_lines(path)
     ]
-    chunks = [lines[i : i + CHUNK] for i in range(0, len(lines), CHUNK)]
+    chunks = [(lines[i : i + CHUNK], thresholds) for i in range(0, len(lines), CHUNK)]
     report = FileAnalysis(records=len(lines), workers=workers)
     done = 0
     if progress is not None:
         progress(0, len(lines))
-    results: list[tuple[MistakeTally, list[tuple[str, str]]]] = []
+    results: list[_Chunk] = []
     if workers == 1 or len(chunks) <= 1:
         mapped = map(_analyze_chunk, chunks)
         for chunk, result in zip(chunks, mapped, strict=True):
             results.append(result)
-            done += len(chunk)
+            done += len(chunk[0])
             if progress is not None:
                 progress(done, len(lines))
     else:
@@ -115,12 +133,18 @@ def analyze_files(
         with context.Pool(workers) as pool:
             for chunk, result in zip(chunks, pool.imap(_analyze_chunk, chunks), strict=True):
                 results.append(result)
-                done += len(chunk)
+                done += len(chunk[0])
                 if progress is not None:
                     progress(done, len(lines))
-    for tally, skipped in results:
+    if thresholds:
+        report.thresholds = {}
+    for tally, skipped, estimates in results:
         report.tally.merge(tally)
         report.skipped.extend(skipped)
+        for name, est in (estimates or {}).items():
+            into = report.thresholds.setdefault(name, ThresholdEstimate())  # type: ignore[union-attr]
+            into.bids.extend(est.bids)
+            into.passes.extend(est.passes)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -148,6 +172,40 @@ def plot_by_trick(tally: MistakeTally, path: str | os.PathLike[str], title: str 
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
     ax.set_title(title or "PIPMA mistake rate per trick")
+    if ax.lines:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_thresholds(
+    estimates: dict[str, ThresholdEstimate], path: str | os.PathLike[str], title: str = ""
+) -> None:
+    """Writes a PNG of each name's hinge loss (per inequality) against the threshold."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for name in sorted(estimates):
+        est = estimates[name]
+        n = len(est.bids) + len(est.passes)
+        t = est.estimate()
+        if not n or t is None:
+            continue
+        curve = est.curve()
+        ax.plot(
+            [c[0] for c in curve],
+            [c[1] / n for c in curve],
+            label=f"{name} (T = {t:.3f}, {n} inequalities)",
+        )
+    ax.set_xlabel("threshold T")
+    ax.set_ylabel("hinge loss per inequality")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.set_title(title or "bidding-threshold estimate")
     if ax.lines:
         ax.legend(fontsize=8)
     fig.tight_layout()

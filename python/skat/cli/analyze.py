@@ -28,13 +28,21 @@ is a mistake. Reported per player name (the records' P0..P2) and per trick:
 opportunities, mistakes, and their ratio, the mistake rate.
 
 Records that do not replay are skipped and listed; the others are analysed.
+
+--thresholds also estimates each name's bidding threshold (the Kermit thesis's
+section 8.3): the threshold T of least hinge loss over the inequalities of its
+auctions, T <= P at its highest bid or hold and T > P at its pass, P the 10+2
+win chance of its initial hand at that bid (defenders, and declarers of hand
+games only).
 """
 
 ANALYZE_EPILOG = """\
 JSON (--json): games (games with card decisions), records, skipped (where,
 message), seconds, seconds_per_game, workers, players (per name: opportunities,
 mistakes, rate, decisions, games, opportunities_by_trick, mistakes_by_trick,
-rate_by_trick; lists of 10, trick 1 first; rate null without opportunities).
+rate_by_trick; lists of 10, trick 1 first; rate null without opportunities);
+with --thresholds also thresholds (per name: threshold, loss, bids, passes,
+curve: [T, loss] pairs).
 
 exit status: 0 done, 1 done but some records were skipped, 2 bad arguments.
 """
@@ -45,7 +53,7 @@ def _rate(value: float | None, digits: int = 3) -> str:
 
 
 def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
-    from skat.analysis.records import analyze_files, plot_by_trick
+    from skat.analysis.records import analyze_files, plot_by_trick, plot_thresholds
 
     with progress_bar(console) as progress:
         task = progress.add_task("analysing", total=None)
@@ -53,7 +61,12 @@ def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
         def on_progress(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        report = analyze_files(args.records, workers=args.workers, progress=on_progress)
+        report = analyze_files(
+            args.records,
+            workers=args.workers,
+            progress=on_progress,
+            thresholds=args.thresholds or bool(args.threshold_plot),
+        )
     tally = report.tally
     per_game = report.seconds_per_game
     title = (
@@ -84,6 +97,24 @@ def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
         console.print(
             f"[yellow]skipped {escape(where)}: {escape(message)}[/yellow]", soft_wrap=True
         )
+    if report.thresholds is not None:
+        bidding = Table(title="bidding-threshold estimate (least hinge loss)")
+        for col in ("player", "threshold", "loss", "bids", "passes"):
+            bidding.add_column(col, justify="left" if col == "player" else "right")
+        for name in sorted(report.thresholds):
+            est = report.thresholds[name]
+            threshold = est.estimate()
+            bidding.add_row(
+                escape(name),
+                _rate(threshold),
+                "-" if threshold is None else f"{est.loss(threshold):.3f}",
+                str(len(est.bids)),
+                str(len(est.passes)),
+            )
+        console.print(bidding)
+        if args.threshold_plot:
+            plot_thresholds(report.thresholds, args.threshold_plot)
+            console.print(f"[dim]threshold plot: {escape(str(args.threshold_plot))}[/dim]")
     if args.json:
         save_json(args.json, report.as_dict())
     if args.plot:
@@ -116,5 +147,16 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         type=checks.integer(1, checks.WORKERS_MAX),
         default=defaults.ANALYZE_WORKERS,
         help=f"worker processes, 1..{checks.WORKERS_MAX} (default: {defaults.ANALYZE_WORKERS})",
+    )
+    a.add_argument(
+        "--thresholds",
+        action="store_true",
+        help="also estimate each player's bidding threshold from its auctions",
+    )
+    a.add_argument(
+        "--threshold-plot",
+        metavar="PNG",
+        type=checks.out_file,
+        help="write a PNG of each player's hinge loss against the threshold (implies --thresholds)",
     )
     a.set_defaults(func=cmd_analyze)
