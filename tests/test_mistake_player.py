@@ -52,3 +52,20 @@ def test_bad_rate_is_refused() -> None:
         make_player("mistake:rate=1.5")
     with pytest.raises(PlayerSpecError):
         make_player("mistake:rate=abc")
+
+
+def test_calibrated_rate_hits_the_mean_over_the_shares() -> None:
+    from skat.defaults import MISTAKE_TRICK_SHARES
+    from skat.players.mistake import calibrated_rate
+
+    total = sum(MISTAKE_TRICK_SHARES)
+    for m in (0.03, 0.1, 0.25):
+        x = calibrated_rate(m)
+        mean = sum(w * mistake_probability(x, t + 1) for t, w in enumerate(MISTAKE_TRICK_SHARES))
+        assert mean / total == pytest.approx(m, abs=1e-9) and x > m
+    # with even shares over trick 2 only, D(x, 2) = x - 0.01 must be m
+    assert calibrated_rate(0.2, (0, 1)) == pytest.approx(0.21)
+    assert calibrated_rate(1.0) == 1.0
+    plain = make_player("mistake:rate=0.1,calibrated=false,worlds=1")
+    tuned = make_player("mistake:rate=0.1,worlds=1")
+    assert plain.d_rate == 0.1 and tuned.d_rate == pytest.approx(calibrated_rate(0.1))  # type: ignore[attr-defined]

@@ -122,6 +122,10 @@ ANALYZE_WORKERS = 1
 MISTAKE_RATE = 0.1
 """The ``mistake`` player's target mistake rate m when none is given."""
 
+MISTAKE_TRICK_SHARES = (478, 450, 478, 516, 460, 489, 379, 290, 169, 0)
+"""The ``mistake`` player's mistake opportunities in tricks 1..10, as counted by PIPMA over
+1,200 games against kermit (worlds=8): the weights of its calibrated D(m)."""
+
 TRACKER_CAP = 0.75
 """The highest bidding threshold the ``tracker`` moves to."""
 
