@@ -230,3 +230,22 @@ def test_table_cli(tmp_path: Path) -> None:
     data = json.loads(out.read_text())
     assert data["cells"][0]["candidate"] == "rules" and data["deals"] == 1
     assert main([*args, "--candidates", "nobody", "--benchmarks", "random"]) == 2
+
+
+def test_a_play_session_tells_its_ai_players_names_and_results() -> None:
+    from skat.ui.session import Session
+
+    s = Session(seat=0, opponents=[f"{HERE}:Recorder", "rules"], seed=3, games=2)
+    for i in range(2):
+        if i:
+            s.next_game()
+        while not s.game.is_over:
+            s.advance()
+            if s.waiting_for_human:
+                s.act(s.legal_actions()[-1])
+    recorder = next(slot.player for slot in s._slots.values() if isinstance(slot.player, Recorder))
+    kinds = [c[0] for c in recorder.calls]
+    assert kinds == ["meet", "new_game", "game_over"] * 2
+    for call in recorder.calls:
+        if call[0] != "new_game":
+            assert sorted(call[2]) == sorted(s.names)

@@ -37,6 +37,7 @@ from skat._core import Action, Card, Deal, Game, GameType, Phase, Pimc, SkatErro
 from skat.bidding import evaluate
 from skat.match import start_player
 from skat.players import Player, make_player
+from skat.players.modelling import tell_names, tell_result
 from skat.players.pimc import default_threads
 from skat.players.rules import RulesPlayer
 from skat.records import named_record
@@ -229,6 +230,7 @@ class Session:
                 continue
             slot.fallback.new_game(seat, derive_seed(self.seed, index, chair, 1))
             try:
+                tell_names(slot.player, seat, self.seat_names(index))
                 start_player(slot.player, seat, derive_seed(self.seed, index, chair), game)
             except Exception as e:
                 raise UiError(
@@ -371,6 +373,11 @@ class Session:
     def _after_action(self) -> None:
         if self.game.is_over and (not self._finished or self._finished[-1] is not self.game):
             self._finished.append(self.game)
+            names = self.seat_names(self.index)
+            for seat in range(3):
+                slot = self._slots.get(self.chair_at(seat, self.index))
+                if slot is not None:  # modelling players learn from the finished game
+                    tell_result(slot.player, self.game, seat, names)
 
     def next_game(self) -> Game:
         """Deals the next game of the list (the current one must be over)."""
