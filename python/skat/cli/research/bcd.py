@@ -27,9 +27,9 @@ synthetic BCD trees (height --height, --worlds x --worlds worlds at the root cha
 responses are computed exactly on every tree; exploitability is the sum of both seats' best
 response gains, 0..4. Prints, per dis, the mean over the cells and the number of cells where R1
 is significantly more (less) exploitable than R0; --json writes every cell, --plot heatmaps in
-the manner of Fig. 9.1. The result does not depend on --workers. The full grid (
-{len(defaults.BCD_CORR)} x {len(defaults.BCD_BIAS)} x {len(defaults.BCD_DIS)} cells,
-{defaults.BCD_TREES} trees each) takes about 15 CPU minutes.
+the manner of Fig. 9.1. The result does not depend on --workers. The default grid
+({len(defaults.BCD_CORR)} x {len(defaults.BCD_BIAS)} x {len(defaults.BCD_DIS)} cells, \
+{defaults.BCD_TREES} trees each) takes 10 to 20 CPU minutes.
 """
 
 
