@@ -75,7 +75,7 @@ def strategy(game: Game, p: int, probs: dict[tuple[int, str], float]) -> FloatAr
     call) at each information set ``(card, history)``; every set must be given.
 
     >>> g = kuhn_poker()
-    >>> strategy(g, 1, {(c, h): 0.0 for c in range(3) for h in ("b", "c")})[0]
+    >>> float(strategy(g, 1, {(c, h): 0.0 for c in range(3) for h in ("b", "c")})[0])
     1.0
     """
     keys = [cast(tuple[int, str], key) for key in game.set_keys[p]]

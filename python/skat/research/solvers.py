@@ -18,7 +18,7 @@ action's score is instead the weight of the worlds in which it is a best action.
 
 >>> from skat.research.games import from_tree, value
 >>> g = from_tree(("P", 0, "a", [("T", 1.0), ("T", -1.0)]))
->>> round(cfr_plus(g).value, 6)
+>>> float(round(cfr_plus(g).value, 3))
 1.0
 """
 
@@ -159,7 +159,7 @@ def minimax(game: Game) -> FloatArray:
     that node on; chance nodes average their children).
 
     >>> from skat.research.games import from_tree
-    >>> minimax(from_tree(("P", 1, "a", [("T", 2.0), ("T", -1.0)])))[0]
+    >>> float(minimax(from_tree(("P", 1, "a", [("T", 2.0), ("T", -1.0)])))[0])
     -1.0
     """
     val = np.where(game.kind == TERMINAL, game.payoff, 0.0)
