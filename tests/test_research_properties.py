@@ -14,8 +14,10 @@ import skat
 from skat.cli import main
 from skat.research.properties import (
     _collapse,
+    choose_games,
     df_of_ratios,
     disambiguation_ratios,
+    game_kind,
     measure_game,
     pre_terminal_sample,
     start_of_play,
@@ -73,6 +75,16 @@ def test_measure_game_ranges() -> None:
     assert m["type"] in ("suit", "grand", "null")
     assert 0 <= m["lc"] <= 1 and (m["b"] is None or 0 <= m["b"] <= 1)
     assert m == measure_game(human_starts(1)[0], samples=10, rollouts=1, seed=5)
+
+
+def test_chosen_games_come_in_deal_order_with_their_type() -> None:
+    chosen = choose_games(1, seed=3, bidder="kermit:worlds=1,threads=1", max_deals=3)
+    for kind, games in chosen.items():
+        assert len(games) <= 1
+        for j, record in games:
+            g = start_of_play(skat.Game.from_iss(record))
+            assert g is not None and game_kind(g) == kind and 0 <= j < 3
+    assert sum(len(v) for v in chosen.values()) >= 1
 
 
 def test_properties_command(tmp_path: Path) -> None:

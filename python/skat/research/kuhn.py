@@ -33,7 +33,7 @@ from skat.research.games import (
     uniform,
     value,
 )
-from skat.research.solvers import cfr_plus, pimc
+from skat.research.solvers import cfr_plus, pimc, sequence_form_lp
 
 CARDS = "JQK"
 """The deck, lowest first."""
@@ -152,17 +152,20 @@ def table(
 
 
 def equilibrium(game: Game, which: str) -> tuple[FloatArray, FloatArray]:
-    """``"cfr"`` (CFR+ to exploitability 1e-4) or ``"alpha=A"`` (:func:`nash`).
+    """``"cfr"`` (CFR+ to exploitability 1e-4), ``"lp"`` (the sequence-form linear program,
+    needs scipy) or ``"alpha=A"`` (:func:`nash`).
 
     >>> round(float(equilibrium(kuhn_poker(), "alpha=0.1")[0][1]), 3)
     0.9
     """
     if which == "cfr":
         return cfr_plus(game, tolerance=1e-4).beh
+    if which == "lp":
+        return sequence_form_lp(game).beh
     if which.startswith("alpha="):
         try:
             alpha = float(which.removeprefix("alpha="))
         except ValueError:
             raise GameError(f"expected alpha=NUMBER, got {which!r}") from None
         return nash(game, alpha)
-    raise GameError(f"expected 'cfr' or 'alpha=A', got {which!r}")
+    raise GameError(f"expected 'cfr', 'lp' or 'alpha=A', got {which!r}")

@@ -21,7 +21,8 @@ Kuhn poker's Table 5.1: the average payoff (bets per game) of a uniformly random
 PIMC search (every consistent world, no inference) as player 1 and as player 2, against a Nash
 equilibrium and against a best response to the challenger, all computed exactly, next to the
 thesis's values. The equilibrium is CFR+'s average strategy (--equilibrium cfr, to
---tolerance) or player 1's equilibrium with parameter A in 0..1/3 (--equilibrium alpha=A:
+--tolerance), the sequence-form linear program's (--equilibrium lp, needs scipy) or player
+1's equilibrium with parameter A in 0..1/3 (--equilibrium alpha=A:
 bet J with A, K with 3A, call with Q after checking with A + 1/3); player 2's equilibrium is
 unique. --ties and --rule choose PIMC's tie-breaking and scoring (see docs/pimc-theory.md).
 """
@@ -36,10 +37,12 @@ def check(args: argparse.Namespace) -> None:
             equilibrium(kuhn_poker(), args.equilibrium)
         except GameError as e:
             raise OptionError("--equilibrium", str(e)) from e
+        except ImportError as e:
+            raise OptionError("--equilibrium", f"'lp' needs scipy ({e})") from e
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from skat.research.kuhn import THESIS_TABLE, kuhn_poker, nash, table
+    from skat.research.kuhn import THESIS_TABLE, equilibrium, kuhn_poker, table
     from skat.research.solvers import cfr_plus
 
     game = kuhn_poker()
@@ -50,8 +53,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             f"CFR+ ({sol.iterations} iterations, exploitability {sol.exploitability:.1e})",
         )
     else:
-        eq = nash(game, float(args.equilibrium.removeprefix("alpha=")))
-        note = args.equilibrium
+        eq, note = equilibrium(game, args.equilibrium), args.equilibrium
     alpha = float(eq[0][game.seqs[0].start[game.set_keys[0].index((0, ""))] + 1])
     result = table(game, eq, ties=args.ties, rule=args.rule)
     t = Table(
@@ -96,7 +98,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     k.add_argument(
         "--equilibrium",
         default="cfr",
-        metavar="cfr|alpha=A",
+        metavar="cfr|lp|alpha=A",
         help="the equilibrium played against (default: cfr)",
     )
     k.add_argument(
