@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from skat.cli import main
-from skat.research.games import TERMINAL, Game
+from skat.research.games import TERMINAL, Game, GameError
 from skat.research.solvers import cfr_plus, sequence_form_lp
 from skat.research.synthetic import evaluate, run_grid, synthetic_tree, triples
 
@@ -86,6 +86,17 @@ def test_cfr_plus_value_matches_the_linear_program() -> None:
     pytest.importorskip("scipy")
     g = synthetic_tree(4, 3, 0.4, 0.6, 0.4, seed=21)
     assert cfr_plus(g, tolerance=1e-5).value == pytest.approx(sequence_form_lp(g).value, abs=1e-5)
+
+
+def test_linear_program_equilibrium_player() -> None:
+    pytest.importorskip("scipy")
+    g = synthetic_tree(4, 3, 0.5, 0.7, 0.3, seed=8)
+    lp, cfr = evaluate(g, equilibrium="lp"), evaluate(g, tolerance=1e-4)
+    assert lp.game_value == pytest.approx(cfr.game_value, abs=1e-4)
+    assert lp.exploitability <= 1e-9 and lp.iterations == 0
+    assert lp.pimc <= 1e-9 and lp.random <= 1e-9
+    with pytest.raises(GameError):
+        evaluate(g, equilibrium="oracle")
 
 
 def test_same_seed_same_tree() -> None:

@@ -21,15 +21,21 @@ Random synthetic trees (section 5.4.1: one chance node dealing W private worlds 
 probability lc, both +1 with probability b, information sets halved with probability df at
 each move) on the grids of Figs. 5.5-5.7: panel a varies lc and b at df 0.3, panel b lc and
 df at b 0.75, panel c b and df at lc 0.5, --steps points per axis (lc and df over 0..1, b over
-0.5..1). Each tree is solved by CFR+ (to --tolerance) and PIMC (every consistent world) and
-uniformly random play are scored exactly against it, as player 1 and as player 2 (the mean is
-reported). Prints the panels, writes --json and the three figures as PNG heatmaps in --plot
-DIR. Tree k of grid point t is drawn from a seed derived from (--seed, t, k): the result does
-not depend on --workers.
+0.5..1). Each tree is solved by CFR+ (to --tolerance) or by the sequence-form linear program
+(--equilibrium lp), and PIMC (every consistent world) and uniformly random play are scored
+exactly against that equilibrium, as player 1 and as player 2 (the mean is reported). Prints
+the panels, writes --json and the three figures as PNG heatmaps in --plot DIR. Tree k of grid
+point t is drawn from a seed derived from (--seed, t, k): the result does not depend on
+--workers.
 """
 
 
 def check(args: argparse.Namespace) -> None:
+    if args.equilibrium == "lp":
+        try:
+            import scipy  # noqa: F401
+        except ImportError as e:
+            raise OptionError("--equilibrium", "'lp' needs scipy (pip install scipy)") from e
     if args.plot and not os.path.isdir(args.plot):
         raise OptionError("--plot", f"expected an existing directory, no {args.plot!r}")
     if args.trees < 2:
@@ -56,7 +62,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
             worlds=args.worlds,
             workers=args.workers,
             panels=panels,
-            options={"tolerance": args.tolerance, "ties": args.ties, "rule": args.rule},
+            options={
+                "tolerance": args.tolerance,
+                "ties": args.ties,
+                "rule": args.rule,
+                "equilibrium": args.equilibrium,
+            },
             progress=lambda n: bar.advance(task, n),
         )
     result["seconds"] = round(time.time() - start, 1)
@@ -84,7 +95,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Adds ``research synthetic``."""
     from skat.research.solvers import PIMC_RULES, TIE_RULES
-    from skat.research.synthetic import PANELS, default_workers
+    from skat.research.synthetic import EQUILIBRIA, PANELS, default_workers
 
     s = kinds.add_parser(
         "synthetic",
@@ -129,6 +140,13 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         type=checks.real(0.0, 1.0, below_hi=True),
         default=defaults.SYNTHETIC_TOLERANCE,
         help=f"CFR+'s target exploitability (default: {defaults.SYNTHETIC_TOLERANCE:g})",
+    )
+    s.add_argument(
+        "--equilibrium",
+        choices=EQUILIBRIA,
+        default="cfr",
+        help="the equilibrium player: CFR+'s average strategy or the sequence-form linear"
+        " program's, needs scipy (default: cfr)",
     )
     s.add_argument(
         "--ties",
