@@ -225,3 +225,24 @@ THREADS_MAX = 1024
 
 CANDIDATES_MAX = 10_000_000
 """The most inference candidate worlds per decision accepted."""
+
+# ----- research: soft-max^n and three-player Spades (skat.research.spades) --------------------
+
+SPADES_CARDS = 7
+"""Cards per player and hand (the paper's seven; the binding's default)."""
+
+SPADES_TARGET = 300
+"""A Spades game ends after the hand in which a score reaches this (the binding's default)."""
+
+SPADES_MAX_HANDS = 200
+"""A Spades game ends after this many hands at the latest (the binding's default)."""
+
+SPADES_GAMES = 10
+"""Seeds per row of ``skat research spades --table 2|4`` (each played in all six seatings;
+the paper used 100), or hands per opponent pair with ``--table inference`` (the paper: 100)."""
+
+SPADES_SEED = 1
+"""The seed of ``skat research spades``."""
+
+SPADES_OBSERVER = "mOT_g"
+"""The player who infers the opponents' kinds in the inference experiment."""

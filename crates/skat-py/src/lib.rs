@@ -14,6 +14,7 @@ mod inference;
 mod pimc;
 mod sampling;
 mod solver;
+mod spades;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -60,5 +61,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solver::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solver_benchmark, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solver_signature, m)?)?;
+    m.add_class::<spades::PySpadesGame>()?;
+    m.add_class::<spades::PySpadesInference>()?;
+    m.add_function(wrap_pyfunction!(spades::spades_player, m)?)?;
+    m.add_function(wrap_pyfunction!(spades::spades_game, m)?)?;
+    m.add_function(wrap_pyfunction!(spades::spades_inference, m)?)?;
+    m.add_function(wrap_pyfunction!(spades::spades_bid, m)?)?;
+    m.add_function(wrap_pyfunction!(spades::spades_score, m)?)?;
+    m.add_function(wrap_pyfunction!(spades::spades_lead, m)?)?;
     Ok(())
 }

@@ -16,7 +16,7 @@ KINDS_HELP = "'skat research KIND --help' describes KIND and its options."
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Adds ``research`` with every kind of :data:`MODULES`."""
+    """Adds ``research`` with every kind of :func:`_modules`."""
     r = sub.add_parser(
         "research",
         help="the papers' experiments (synthetic trees, Kuhn poker, ...)",
@@ -29,18 +29,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
 def _modules() -> list[ModuleType]:
     """The kinds' modules, imported here so that the layer test sees each of them."""
-    modules: list[ModuleType] = []
-    # one line per kind: from skat.cli.research import NAME; modules.append(NAME)
-    from skat.cli.research import bcd
+    from skat.cli.research import bcd, kuhn, properties, spades, synthetic
 
-    modules.append(bcd)
-    from skat.cli.research import kuhn
-
-    modules.append(kuhn)
-    from skat.cli.research import synthetic
-
-    modules.append(synthetic)
-    from skat.cli.research import properties
-
-    modules.append(properties)
-    return modules
+    return [kuhn, synthetic, properties, bcd, spades]
