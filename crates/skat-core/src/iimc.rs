@@ -238,6 +238,9 @@ struct Ctx<'a> {
     inference: Option<(&'a Inference<'a>, usize)>,
 }
 
+/// Weighted worlds and what inference did to draw them.
+type Drawn = (Vec<(World, f64)>, Option<InferenceStats>);
+
 /// `n` worlds from the view: by inference when given (weights are multiplicities), else
 /// uniform.
 fn draw(
@@ -245,7 +248,7 @@ fn draw(
     n: usize,
     seed: u64,
     inference: Option<(&Inference, usize)>,
-) -> Result<(Vec<(World, f64)>, Option<InferenceStats>), SkatError> {
+) -> Result<Drawn, SkatError> {
     match inference {
         Some((i, cand)) => {
             let (w, s) = i.sample(view, cand, n, seed)?;
@@ -254,7 +257,10 @@ fn draw(
         None => {
             let k = Knowledge::from_view(view)?;
             Ok((
-                k.sample_many(n, seed).into_iter().map(|w| (w, 1.0)).collect(),
+                k.sample_many(n, seed)
+                    .into_iter()
+                    .map(|w| (w, 1.0))
+                    .collect(),
                 None,
             ))
         }
@@ -265,7 +271,9 @@ fn draw(
 /// view's history replayed. Its state at card play equals the view's, with the world's cards.
 pub fn world_game(view: &View, world: &World) -> Result<Game, SkatError> {
     let bad = |msg: &str| SkatError::InvalidPosition(msg.into());
-    let declarer = view.declarer.ok_or_else(|| bad("a world game needs card play"))?;
+    let declarer = view
+        .declarer
+        .ok_or_else(|| bad("a world game needs card play"))?;
     if view.phase != Phase::Playing {
         return Err(bad("a world game needs card play"));
     }
@@ -731,7 +739,10 @@ mod tests {
                 continue;
             }
             let view = g.view(g.to_move().unwrap());
-            let one = Iimc::new(small()).unwrap().decide(&view, seed, None).unwrap();
+            let one = Iimc::new(small())
+                .unwrap()
+                .decide(&view, seed, None)
+                .unwrap();
             let two = Iimc::new(IimcOptions {
                 threads: 2,
                 ..small()

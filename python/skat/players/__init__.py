@@ -24,6 +24,7 @@ from skat.players.base import (
     register,
 )
 from skat.players.cheater import CheaterPlayer
+from skat.players.iimc import IimcPlayer, RecursiveKermitPlayer
 from skat.players.kermit import KermitPlayer
 from skat.players.pimc import PimcPlayer
 from skat.players.random_player import RandomPlayer
@@ -31,11 +32,13 @@ from skat.players.rules import RulesPlayer
 
 __all__ = [
     "CheaterPlayer",
+    "IimcPlayer",
     "KermitPlayer",
     "PimcPlayer",
     "Player",
     "PlayerSpecError",
     "RandomPlayer",
+    "RecursiveKermitPlayer",
     "RulesPlayer",
     "available_players",
     "make_player",
