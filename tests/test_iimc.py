@@ -136,3 +136,13 @@ def test_inner_specs() -> None:
         make_player("rk:n=0")
     with pytest.raises(skat.SkatError):
         Iimc(worlds=2, inner=[])
+
+
+def test_a_time_budget_plays_whole_worlds() -> None:
+    g = playing_game(60, 3)
+    view = g.view(g.to_move or 0)
+    legal = view.legal_actions()
+    d = Iimc(worlds=50, inner=[2], seconds=1e-6).decide(view, seed=2)
+    assert d.best in {a.card for a in legal}
+    if len(legal) > 1:
+        assert 1 <= d.worlds <= 50 and d.playouts == d.worlds * len(legal)
