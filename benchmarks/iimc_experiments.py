@@ -160,9 +160,11 @@ def plot(files: list[Path], out: Path) -> None:
             [p[0] for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], label=b, capsize=3
         )
     ax.set_xscale("log", base=2)
+    xs = sorted({p[0] for pts in lines.values() for p in pts})
+    ax.set_xticks(xs, [f"{x:g}" for x in xs])
     ax.set_xlabel("soloist's worlds")
     ax.set_ylabel("mean soloist score per game (± 1 SE)")
-    ax.legend(title="defenders")
+    ax.legend(title="defenders", loc="lower right")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
 
