@@ -41,6 +41,23 @@ INFERENCE_SIDES = "SD"
 INFERENCE_CANDIDATES = 2000
 """Uniform candidate worlds weighed by inference per decision (``Inference(candidates=2000)``)."""
 
+IIMC_WORLDS = 20
+"""Top-level worlds per decision of the ``iimc`` player (``Iimc(worlds=20)``)."""
+
+IIMC_INNER = "pimc:worlds=10;points=false"
+"""The ``iimc`` player's playout player: PIMC with 10 worlds, no card-point tie-break (a playout
+needs the card only, and the tie-break costs about five times as much)."""
+
+RK_N = 20
+"""Top-level worlds of Recursive Kermit (``rk:n=20``; the thesis's RK_{160,10} is ``n=160``)."""
+
+RK_M = 10
+"""Worlds of the playout Kermit of Recursive Kermit (``rk:m=10``)."""
+
+RK_INNER_CANDIDATES = 200
+"""Candidate worlds weighed by inference per playout decision of Recursive Kermit (a playout
+decision is asked many times more often than a top-level one)."""
+
 DEFAULT_OPPONENT = "kermit:worlds=60,points=false"
 """The AI opponents' spec when none is given: the strongest player at a pace a person can wait
 for (60 worlds per card, no card-point tie-break: about a second for a first-trick lead on two

@@ -10,6 +10,7 @@ pub mod cards;
 pub mod deal;
 pub mod error;
 pub mod game;
+pub mod iimc;
 pub mod inference;
 pub mod multiplayer;
 pub mod perft;

@@ -10,6 +10,7 @@ mod bidding;
 mod cards;
 mod error;
 mod game;
+mod iimc;
 mod inference;
 mod pimc;
 mod sampling;
@@ -53,6 +54,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pimc::PyPimc>()?;
     m.add_class::<pimc::PyDecision>()?;
     m.add_class::<pimc::PyCardValue>()?;
+    m.add_class::<iimc::PyIimc>()?;
+    m.add_class::<iimc::PyIimcDecision>()?;
+    m.add_class::<iimc::PyIimcValue>()?;
     m.add_class::<solver::PyPosition>()?;
     m.add_class::<solver::PyStats>()?;
     m.add_class::<solver::PySolver>()?;

@@ -24,6 +24,7 @@ from skat.players.base import (
     register,
 )
 from skat.players.cheater import CheaterPlayer
+from skat.players.iimc import IimcPlayer, RecursiveKermitPlayer
 from skat.players.kermit import KermitPlayer
 from skat.players.mistake import MistakePlayer
 from skat.players.modelling import CountPlayer, TrackerPlayer
@@ -34,12 +35,14 @@ from skat.players.rules import RulesPlayer
 __all__ = [
     "CheaterPlayer",
     "CountPlayer",
+    "IimcPlayer",
     "KermitPlayer",
     "MistakePlayer",
     "PimcPlayer",
     "Player",
     "PlayerSpecError",
     "RandomPlayer",
+    "RecursiveKermitPlayer",
     "RulesPlayer",
     "TrackerPlayer",
     "available_players",
