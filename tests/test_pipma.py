@@ -254,3 +254,19 @@ def test_threshold_estimate_finds_a_threshold_players_threshold(tmp_path: Path) 
     assert main(["analyze", str(path), "--thresholds", "--json", str(out)]) == 0
     data = json.loads(out.read_text())["thresholds"]
     assert data["low"]["threshold"] == found["low"].estimate()
+
+
+def test_real_records_with_claims_and_resignations_replay() -> None:
+    """The ISS sample has claims, resignations, time-outs and players leaving, some made by a
+    seat not to move: every record replays and every game with card play is judged."""
+    path = Path(__file__).resolve().parent / "data" / "iss" / "iss-sample.sgf"
+    result = analyze_files([path])
+    games = [g for g in skat.read_iss(path) if g.contract is not None and g.played]
+    assert result.records == 55 and not result.skipped
+    special = [g for g in games if any(a.kind in {"claim", "resign"} for _, a in g.history)]
+    assert special, "the sample has claimed or resigned games"
+    direct = MistakeTally()
+    for g in games:
+        direct.add_game(g)
+    assert result.tally.as_dict() == direct.as_dict()
+    assert sum(p.opportunities for p in result.tally.players.values()) > 0

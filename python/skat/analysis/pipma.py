@@ -121,6 +121,10 @@ class Decision:
         return self.opportunity and self.card in self.losing
 
 
+SPECIAL = frozenset({"claim", "resign", "timeout", "leave"})
+"""Action kinds that record who made them: replayed with that seat."""
+
+
 def decisions(game: Game, solver: Solver | None = None) -> list[Decision]:
     """Every card decision of ``game`` (finished or not) with more than one legal card,
     in the order played. ``solver`` is reused when given (a table kept warm within a game
@@ -132,7 +136,7 @@ def decisions(game: Game, solver: Solver | None = None) -> list[Decision]:
     replay = Game(game.deal)
     out: list[Decision] = []
     number = 0
-    for _, action in game.history:
+    for who, action in game.history:
         if action.kind == "play" and action.card is not None and replay.phase == Phase.PLAY:
             number += 1
             seat = replay.to_move
@@ -150,7 +154,8 @@ def decisions(game: Game, solver: Solver | None = None) -> list[Decision]:
                         tuple(c for c, w in outcome.items() if not w),
                     )
                 )
-        replay.apply(action)
+        # a claim, resignation, time-out or leaving names who made it (not always the mover)
+        replay.apply(action, seat=who if isinstance(who, int) and action.kind in SPECIAL else None)
     return out
 
 
