@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("skat.bidding", "skat.inference", "skat.players", "skat.match"),
     ("skat.ui", "skat.web"),
     ("skat.tournament", "skat.tournament_results", "skat.bench"),
-    ("skat.training",),
+    ("skat.training", "skat.research"),
     ("skat.cli",),
 ]
 

@@ -504,6 +504,14 @@ def solver_benchmark(
     positions: int = 100, seed: int = 1, ablation_positions: int = 40, tt_mb: int = 32
 ) -> dict[str, Any]: ...
 def solver_signature(threads: int = 1) -> int: ...
+def prefix_tree_figures(
+    seed: int,
+    depth: int = 10,
+    min_branch: int = 4,
+    max_branch: int = 12,
+    max_damage: int = 6,
+    max_error: int = 4,
+) -> dict[str, int]: ...
 def sample_worlds(
     view: View, n: int, seed: int = 0
 ) -> list[tuple[tuple[Cards, Cards, Cards], Cards]]: ...

@@ -121,3 +121,12 @@ THREADS_MAX = 1024
 
 CANDIDATES_MAX = 10_000_000
 """The most inference candidate worlds per decision accepted."""
+
+PREFIX_TREES = 100
+"""Synthetic prefix-value trees searched by ``skat research prefix-trees`` (the thesis: 500)."""
+
+PREFIX_TREES_DEPTH = 10
+"""Their depth (the thesis's section 3.8: 10)."""
+
+PREFIX_TREES_SEED = 1
+"""The seed of the first tree of ``skat research prefix-trees`` (tree i uses seed + i)."""

@@ -14,6 +14,7 @@ pub mod inference;
 pub mod perft;
 pub mod pimc;
 pub mod record;
+pub mod research;
 pub mod result;
 pub mod rng;
 pub mod rules;

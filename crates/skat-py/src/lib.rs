@@ -12,6 +12,7 @@ mod error;
 mod game;
 mod inference;
 mod pimc;
+mod research;
 mod sampling;
 mod solver;
 
@@ -60,5 +61,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solver::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solver_benchmark, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solver_signature, m)?)?;
+    m.add_function(wrap_pyfunction!(research::prefix_tree_figures, m)?)?;
     Ok(())
 }

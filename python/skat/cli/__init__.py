@@ -23,7 +23,7 @@ from rich.console import Console
 
 from skat import __version__
 from skat._core import SkatError
-from skat.cli import bench, deal, play, report, tournament, train
+from skat.cli import bench, deal, play, report, research, tournament, train
 from skat.cli.checks import ArgumentParser, OptionError, UsageError
 
 __all__ = ["build_parser", "main"]
@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_commands(sub)
     train.add_commands(sub)
     report.add_commands(sub)
+    research.add_commands(sub)
     return p
 
 
