@@ -11,6 +11,7 @@ pub mod deal;
 pub mod error;
 pub mod game;
 pub mod inference;
+pub mod paranoid;
 pub mod perft;
 pub mod pimc;
 pub mod record;

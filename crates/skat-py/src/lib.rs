@@ -11,6 +11,7 @@ mod cards;
 mod error;
 mod game;
 mod inference;
+mod paranoid;
 mod pimc;
 mod research;
 mod sampling;
@@ -62,5 +63,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solver::solver_benchmark, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solver_signature, m)?)?;
     m.add_function(wrap_pyfunction!(research::prefix_tree_figures, m)?)?;
+    m.add_function(wrap_pyfunction!(paranoid::paranoid, m)?)?;
+    m.add_function(wrap_pyfunction!(paranoid::paranoid_wins, m)?)?;
+    m.add_function(wrap_pyfunction!(research::fcf_solver_ablation, m)?)?;
     Ok(())
 }

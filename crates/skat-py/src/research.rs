@@ -4,6 +4,7 @@ use crate::error::SkatError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use skat_core::research::experiment::run_tree;
+use skat_core::research::fcf_solver::fcf_ablation;
 use skat_core::research::prefix_trees::TreeParams;
 
 /// One synthetic prefix-value tree of `seed` searched by NegaScout and MTD(f) with iterative
@@ -46,5 +47,27 @@ pub fn prefix_tree_figures<'py>(
     d.set_item("negascout_fcf", f.negascout_fcf)?;
     d.set_item("mtdf", f.mtdf)?;
     d.set_item("mtdf_fcf", f.mtdf_fcf)?;
+    Ok(d)
+}
+
+/// Nodes of the Skat solver's `solve` on `positions` random 30-card positions (those of
+/// `skat bench solver` for `seed`) with the fastest-cut-first ordering term on and off:
+/// `{class: {"positions", "nodes_on", "nodes_off"}}` for suit, grand and null.
+#[pyfunction]
+#[pyo3(signature = (positions, seed=1))]
+pub fn fcf_solver_ablation<'py>(
+    py: Python<'py>,
+    positions: usize,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = py.allow_threads(move || fcf_ablation(positions, seed, || {}));
+    let d = PyDict::new(py);
+    for (class, t) in r {
+        let row = PyDict::new(py);
+        row.set_item("positions", t.positions)?;
+        row.set_item("nodes_on", t.nodes_on)?;
+        row.set_item("nodes_off", t.nodes_off)?;
+        d.set_item(class, row)?;
+    }
     Ok(d)
 }
