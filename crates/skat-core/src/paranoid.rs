@@ -329,6 +329,20 @@ pub fn paranoid_reaches(s: &ParanoidState, target: i32) -> bool {
     p.search(s, target - 1, target) >= target
 }
 
+/// Whether a hand game of `game_type` with these ten cards, the declarer in seat `seat`
+/// (forehand 0 leads), surely reaches `target`: card points for suit and grand (61 a win, 90
+/// schneider), survival for null (target 1; paranoid defenders see every card, so this is
+/// also the null ouvert test).
+pub fn hand_game_reaches(
+    game_type: GameType,
+    seat: u8,
+    hand: Cards,
+    target: i32,
+) -> Result<bool, SkatError> {
+    let s = ParanoidState::start(game_type, seat, hand, None)?;
+    Ok(paranoid_reaches(&s, target))
+}
+
 #[cfg(test)]
 #[path = "paranoid_tests.rs"]
 mod tests;

@@ -273,3 +273,12 @@ fn start_checks_its_cards() {
     assert_eq!(s.unknown.len(), 20);
     assert_eq!(s.points, Cards(0xC00).points() as i32);
 }
+
+#[test]
+fn hand_game_tests() {
+    // Without trumps worth the name a grand is never sure.
+    let weak = Cards::parse("C7 C8 C9 S7 S8 S9 H7 H8 D7 D8").unwrap();
+    assert!(!hand_game_reaches(GameType::Grand, 0, weak, 61).unwrap());
+    assert!(hand_game_reaches(GameType::Grand, 0, weak, 0).unwrap());
+    assert!(hand_game_reaches(GameType::Grand, 0, Cards(0x1FF), 61).is_err());
+}
