@@ -263,3 +263,11 @@ SPADES_SEED = 1
 
 SPADES_OBSERVER = "mOT_g"
 """The player who infers the opponents' kinds in the inference experiment."""
+PREFIX_TREES = 100
+"""Synthetic prefix-value trees searched by ``skat research prefix-trees`` (the thesis: 500)."""
+
+PREFIX_TREES_DEPTH = 10
+"""Their depth (the thesis's section 3.8: 10)."""
+
+PREFIX_TREES_SEED = 1
+"""The seed of the first tree of ``skat research prefix-trees`` (tree i uses seed + i)."""

@@ -1,5 +1,8 @@
-//! skat-core: the Skat rules engine, ISS records and (later) the open-handed solver, in pure
-//! Rust. The Python package `skat` wraps it through the `skat-py` crate.
+//! skat-core: the Skat rules engine and ISS records, the open-handed solver, world sampling,
+//! Perfect Information Monte Carlo and recursive (IIMC) card play, the bidding evaluation,
+//! card inference, paranoid search, n-player search (max^n, paranoid, soft-max^n, with
+//! three-player Spades) and the synthetic trees of the research experiments, in pure Rust.
+//! The Python package `skat` wraps it through the `skat-py` crate.
 //!
 //! Flow: a [`Deal`] starts a [`Game`]; actions move it through the auction, the skat, the
 //! declaration and ten tricks to a [`GameResult`]; [`record`] reads and writes ISS records.
@@ -13,9 +16,11 @@ pub mod game;
 pub mod iimc;
 pub mod inference;
 pub mod multiplayer;
+pub mod paranoid;
 pub mod perft;
 pub mod pimc;
 pub mod record;
+pub mod research;
 pub mod result;
 pub mod rng;
 pub mod rules;

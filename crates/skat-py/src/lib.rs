@@ -12,7 +12,9 @@ mod error;
 mod game;
 mod iimc;
 mod inference;
+mod paranoid;
 mod pimc;
+mod research;
 mod sampling;
 mod solver;
 mod spades;
@@ -73,5 +75,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spades::spades_bid, m)?)?;
     m.add_function(wrap_pyfunction!(spades::spades_score, m)?)?;
     m.add_function(wrap_pyfunction!(spades::spades_lead, m)?)?;
+    m.add_function(wrap_pyfunction!(research::prefix_tree_figures, m)?)?;
+    m.add_function(wrap_pyfunction!(paranoid::paranoid, m)?)?;
+    m.add_function(wrap_pyfunction!(paranoid::paranoid_wins, m)?)?;
+    m.add_function(wrap_pyfunction!(research::fcf_solver_ablation, m)?)?;
     Ok(())
 }

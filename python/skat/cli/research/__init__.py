@@ -29,6 +29,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
 def _modules() -> list[ModuleType]:
     """The kinds' modules, imported here so that the layer test sees each of them."""
-    from skat.cli.research import bcd, kuhn, properties, spades, synthetic
+    from skat.cli.research import bcd, kuhn, prefix_trees, properties, spades, synthetic
 
-    return [kuhn, synthetic, properties, bcd, spades]
+    return [kuhn, synthetic, properties, bcd, prefix_trees, spades]

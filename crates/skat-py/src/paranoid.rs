@@ -1,0 +1,24 @@
+//! Bindings of paranoid search ([`skat_core::paranoid`]).
+
+use pyo3::prelude::*;
+use skat_core::paranoid::{paranoid_reaches, paranoid_value, ParanoidState};
+
+use crate::error::to_py;
+use crate::game::PyView;
+
+/// The declarer's paranoid value in `view` (hers, during card play): the card points (skat
+/// included) she can guarantee whatever the hidden cards and however the defenders play, as
+/// if they saw every card; null: 1 if she surely takes no trick, else 0.
+#[pyfunction]
+pub fn paranoid(py: Python<'_>, view: &PyView) -> PyResult<i32> {
+    let s = ParanoidState::from_view(&view.0).map_err(to_py)?;
+    Ok(py.allow_threads(move || paranoid_value(&s).0))
+}
+
+/// Whether the declarer's paranoid value in `view` is at least `target` (a null-window
+/// search: much faster than :func:`paranoid`).
+#[pyfunction]
+pub fn paranoid_wins(py: Python<'_>, view: &PyView, target: i32) -> PyResult<bool> {
+    let s = ParanoidState::from_view(&view.0).map_err(to_py)?;
+    Ok(py.allow_threads(move || paranoid_reaches(&s, target)))
+}
