@@ -64,12 +64,22 @@ for (60 worlds per card, no card-point tie-break: about a second for a first-tri
 cores instead of several)."""
 
 
+def local_cores() -> int:
+    """The local CPU count (at least 1): the default worker processes of every long command."""
+    return max(1, os.cpu_count() or 1)
+
+
+def threads_per_worker(workers: int) -> int:
+    """Solver threads of each of ``workers`` processes sharing the local cores (at least 1)."""
+    return max(1, local_cores() // workers)
+
+
 def default_threads() -> int:
     """Solver threads for a new player: ``SKAT_THREADS`` if set, else the CPU count."""
     env = os.environ.get(THREADS_ENV, "")
     if env.strip().isdigit() and int(env) > 0:
         return int(env)
-    return max(1, os.cpu_count() or 1)
+    return local_cores()
 
 
 # ----- play, serve, tournament -----------------------------------------------------------------
@@ -225,11 +235,6 @@ BCD_DIS = (0.0, 0.3, 0.6, 0.8)
 BCD_HEIGHT = 8
 BCD_WORLDS = 8
 """Plies and worlds per player of a BCD tree (the thesis's 8 and 8 x 8)."""
-
-
-def bcd_workers() -> int:
-    """Worker processes of ``skat research bcd``: every local core."""
-    return max(1, os.cpu_count() or 1)
 
 
 # ----- limits ----------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ from dataclasses import dataclass, replace
 from typing import IO
 
 from skat._core import Deal, Phase
-from skat.defaults import THREADS_ENV
+from skat.defaults import THREADS_ENV, threads_per_worker
 from skat.match import PlayerFailure, play
 from skat.players.base import Player, make_player
 from skat.records import named_record
@@ -170,7 +170,7 @@ def _play_deal(task: _DealTask) -> DealOutcome:
 
 
 def _threads_for(workers: int) -> str:
-    return str(max(1, (os.cpu_count() or 1) // workers))
+    return str(threads_per_worker(workers))
 
 
 def _init_worker(workers: int) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat.defaults import THREADS_ENV
+from skat.defaults import THREADS_ENV, threads_per_worker
 from skat.players.base import make_player
 from skat.tournament import run
 
@@ -97,7 +97,7 @@ class TableResult:
 
 def _init_worker(workers: int) -> None:
     """Worker start: each cell's players share the CPUs (``SKAT_THREADS``)."""
-    os.environ[THREADS_ENV] = str(max(1, (os.cpu_count() or 1) // workers))
+    os.environ[THREADS_ENV] = str(threads_per_worker(workers))
 
 
 def _cell(job: tuple[str, str, int, int, str | None]) -> Cell:

@@ -151,36 +151,16 @@ pub fn spades_inference(
 ) -> PyResult<PySpadesInference> {
     let o = Player::parse(observer).py_err()?;
     let opp: [Player; 2] = players(opponents).py_err()?;
-    if !(1..=9).contains(&cards) {
-        return Err(CoreError::InvalidCards(format!(
-            "Spades needs 1 to 9 cards per player, not {cards}"
-        )))
-        .py_err();
-    }
     let c = py
         .allow_threads(move || spades_play::inference_hands(&o, &opp, seed, hands, cards))
         .py_err()?;
     Ok(PySpadesInference(c))
 }
 
-fn parse_hand(text: &str) -> Result<u64, CoreError> {
-    let mut bits = 0u64;
-    for c in text.split_whitespace() {
-        let b = 1u64 << spades::parse_card(c)?;
-        if bits & b != 0 {
-            return Err(CoreError::InvalidCards(format!(
-                "card {c} twice in {text:?}"
-            )));
-        }
-        bits |= b;
-    }
-    Ok(bits)
-}
-
 /// The rule-based bid of a hand (cards as text, e.g. "SA SK S5 HA DK D2 C3").
 #[pyfunction]
 pub fn spades_bid(hand: &str) -> PyResult<u8> {
-    Ok(spades::rule_bid(parse_hand(hand).py_err()?))
+    Ok(spades::rule_bid(spades::parse_hand(hand).py_err()?))
 }
 
 /// One hand's points and the overtricks carried afterwards, given the bid, the tricks taken
@@ -208,7 +188,7 @@ pub fn spades_lead(
     }
     let mut h = [0u64; 3];
     for (i, t) in hands.iter().enumerate() {
-        h[i] = parse_hand(t).py_err()?;
+        h[i] = spades::parse_hand(t).py_err()?;
     }
     let hand = SpadesHand::new(h, [bids[0], bids[1], bids[2]], leader).py_err()?;
     Ok(spades::card_name(spades_play::first_card(&hand, &p)))

@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -30,11 +29,6 @@ SEARCHES = ("negascout", "negascout_fcf", "mtdf", "mtdf_fcf")
 
 THESIS_REDUCTION = {"negascout": 0.35, "mtdf": 0.39}
 """The thesis's node reductions by fastest-cut-first at depth 10 (section 3.8)."""
-
-
-def default_workers() -> int:
-    """All local cores."""
-    return max(1, os.cpu_count() or 1)
 
 
 def _tree(job: tuple[int, int]) -> dict[str, int]:

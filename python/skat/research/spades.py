@@ -19,7 +19,6 @@ does not depend on ``workers``.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -246,8 +245,3 @@ def inference(
         "ruled_out": {"MT": 103, "mOT": 106, "ML": 51},
     }
     return total
-
-
-def default_workers() -> int:
-    """All local cores."""
-    return max(1, os.cpu_count() or 1)

@@ -311,11 +311,6 @@ def _map(func: Callable[[Any], TreeResult], jobs: list[Any], workers: int) -> It
         yield from pool.map(func, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
 
 
-def default_workers() -> int:
-    """All local cores."""
-    return max(1, os.cpu_count() or 1)
-
-
 FIGURES = {
     "5.5": ("pimc", "PIMC's payoff against equilibrium"),
     "5.6": ("random", "random play's payoff against equilibrium"),

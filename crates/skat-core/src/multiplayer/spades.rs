@@ -123,6 +123,33 @@ pub fn parse_card(s: &str) -> Result<u8, SkatError> {
     Ok(suit * 13 + rank)
 }
 
+/// The hand (a bit per card) with text `text`: cards separated by white space, none twice.
+pub fn parse_hand(text: &str) -> Result<u64, SkatError> {
+    let mut bits = 0u64;
+    for c in text.split_whitespace() {
+        let b = 1u64 << parse_card(c)?;
+        if bits & b != 0 {
+            return Err(SkatError::InvalidCards(format!(
+                "card {c} twice in {text:?}"
+            )));
+        }
+        bits |= b;
+    }
+    Ok(bits)
+}
+
+/// Checks a number of cards per player and hand: 1 to 9 (three hands from 52 cards, with the
+/// search tables sized for at most nine).
+pub fn check_cards(cards: usize) -> Result<(), SkatError> {
+    if (1..=9).contains(&cards) {
+        Ok(())
+    } else {
+        Err(SkatError::InvalidCards(format!(
+            "Spades needs 1 to 9 cards per player, not {cards}"
+        )))
+    }
+}
+
 /// The text of card `c`.
 pub fn card_name(c: u8) -> String {
     let suit = b"CDHS"[(c / 13) as usize] as char;

@@ -22,7 +22,7 @@ use super::maxn::Maxn;
 use super::models::{inconsistent, GraphModel};
 use super::paranoid::Paranoid;
 use super::softmaxn::SoftMaxn;
-use super::spades::{deal, hand_score, rule_bid, Kind, Pref, SpadesHand, SpadesState};
+use super::spades::{check_cards, deal, hand_score, rule_bid, Kind, Pref, SpadesHand, SpadesState};
 use super::Game;
 use crate::{Rng, SkatError};
 
@@ -227,12 +227,7 @@ pub fn play_game(
     seed: u64,
     config: &GameConfig,
 ) -> Result<GameRecord, SkatError> {
-    if !(1..=9).contains(&config.cards) {
-        return Err(SkatError::InvalidCards(format!(
-            "Spades needs 1 to 9 cards per player, not {}",
-            config.cards
-        )));
-    }
+    check_cards(config.cards)?;
     let mut rng = Rng::new(seed);
     let mut scores = [0i64; 3];
     let mut bags = [0u32; 3];
@@ -315,6 +310,7 @@ pub fn inference_hands(
     hands: u32,
     cards: usize,
 ) -> Result<InferenceCounts, SkatError> {
+    check_cards(cards)?;
     let players = [*observer, opponents[0], opponents[1]];
     let mut rng = Rng::new(seed);
     let mut counts = InferenceCounts::default();

@@ -155,7 +155,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     b.add_argument(
         "--workers",
         type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.bcd_workers(),
+        default=defaults.local_cores(),
         help=f"worker processes, 1..{checks.WORKERS_MAX} (default: every core)",
     )
     b.set_defaults(func=run, check=check)

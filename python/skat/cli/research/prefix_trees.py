@@ -97,8 +97,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Adds ``research prefix-trees``."""
-    from skat.research.prefix_trees import default_workers
-
     p = kinds.add_parser(
         "prefix-trees",
         help="fastest-cut-first on synthetic prefix-value trees (solver thesis ch. 3)",
@@ -140,7 +138,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument(
         "--workers",
         type=checks.integer(1, checks.WORKERS_MAX),
-        default=default_workers(),
+        default=defaults.local_cores(),
         help="worker processes (default: all local cores)",
     )
     p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results here")

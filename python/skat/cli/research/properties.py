@@ -114,8 +114,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Adds ``research properties``."""
-    from skat.research.synthetic import default_workers
-
     p = kinds.add_parser(
         "properties",
         help="leaf correlation, bias and disambiguation of Skat games (Fig. 5.8)",
@@ -165,7 +163,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument(
         "--workers",
         type=checks.integer(1, checks.WORKERS_MAX),
-        default=default_workers(),
+        default=defaults.local_cores(),
         help="worker processes (default: all local cores)",
     )
     p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results here")

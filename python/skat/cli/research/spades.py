@@ -165,8 +165,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Adds ``research spades``."""
-    from skat.research.spades import default_workers
-
     s = kinds.add_parser(
         "spades",
         help="soft-max^n and opponent models in three-player Spades (Sturtevant and Bowling)",
@@ -210,7 +208,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     s.add_argument(
         "--workers",
         type=checks.integer(1, checks.WORKERS_MAX),
-        default=default_workers(),
+        default=defaults.local_cores(),
         help=f"worker processes, 1..{checks.WORKERS_MAX} (default: every core)",
     )
     s.set_defaults(func=run, check=check)

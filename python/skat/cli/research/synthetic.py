@@ -95,7 +95,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Adds ``research synthetic``."""
     from skat.research.solvers import PIMC_RULES, TIE_RULES
-    from skat.research.synthetic import EQUILIBRIA, PANELS, default_workers
+    from skat.research.synthetic import EQUILIBRIA, PANELS
 
     s = kinds.add_parser(
         "synthetic",
@@ -169,7 +169,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     s.add_argument(
         "--workers",
         type=checks.integer(1, checks.WORKERS_MAX),
-        default=default_workers(),
+        default=defaults.local_cores(),
         help="worker processes (default: all local cores)",
     )
     s.set_defaults(func=run, check=check)
