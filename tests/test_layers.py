@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "python" / "skat"
 # Lowest first. A name stands for the module and everything below it.
 LAYERS: list[tuple[str, ...]] = [
     ("skat._core",),
-    ("skat", "skat.records", "skat.display", "skat.defaults", "skat.seeds"),
+    ("skat", "skat.records", "skat.display", "skat.defaults", "skat.seeds", "skat.parallel"),
     (
         "skat.bidding",
         "skat.inference",

@@ -126,7 +126,22 @@ TRAIN_WORLDS = 8
 """PIMC worlds per decision in generated training games (small, to keep generation affordable)."""
 
 TRAIN_WORKERS = 1
+SELFPLAY_PLAYERS = "kermit:worlds=10,points=false"
+"""The player of every seat in ``skat train selfplay``: Kermit's bidding, cheap PIMC card play."""
+
+SELFPLAY_SHARD_GAMES = 1000
+"""Games per shard file of a self-play run."""
+
+SELFPLAY_CHUNK_GAMES = 50
+"""Games per task handed to a worker in a self-play run."""
+
 TRAIN_HELD_OUT = 0.2
+CURVE_SIZES = (7_000, 25_000, 50_000, 100_000, 200_000)
+"""Training-set sizes of ``skat train curve``."""
+
+CURVE_HELD_OUT = 0.1
+"""Test share of ``skat train curve``."""
+
 TRAIN_BIDDER = "kermit:worlds=1,threads=1"
 """The player whose auctions the inference tables learn."""
 

@@ -15,9 +15,11 @@ players' names there instead, escaping ``\\`` and ``]`` as ISS values require.
 
 from __future__ import annotations
 
+import gzip
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from skat._core import Game, RecordError
 
@@ -45,9 +47,20 @@ def named_record(iss: str, place: str, record_id: str, names: Sequence[str]) -> 
     return head + iss[len(PLAIN_HEADER) :]
 
 
+def open_records(path: str | os.PathLike[str]) -> TextIO:
+    """A record file opened for reading as text; gzip-compressed files (``.gz``, as
+    ``skat train selfplay`` writes its shards) are decompressed on the fly."""
+    with open(path, "rb") as f:
+        magic = f.read(2)
+    if magic == b"\x1f\x8b":
+        return gzip.open(path, "rt", encoding="utf-8", errors="replace")
+    return open(path, encoding="utf-8", errors="replace")
+
+
 def iter_record_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
-    """Yields ``(line_number, line)`` for every record line of a file (blank lines skipped)."""
-    with open(path, encoding="utf-8", errors="replace") as f:
+    """Yields ``(line_number, line)`` for every record line of a file (blank lines skipped;
+    the file may be gzip-compressed)."""
+    with open_records(path) as f:
         for number, line in enumerate(f, start=1):
             text = line.strip()
             if text:

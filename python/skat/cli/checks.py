@@ -122,6 +122,30 @@ def in_file(text: str) -> str:
     return text
 
 
+def in_path(text: str) -> str:
+    """An argparse type: an existing, readable record file or directory of record files."""
+    if os.path.isdir(text):
+        if not os.access(text, os.R_OK | os.X_OK):
+            raise argparse.ArgumentTypeError(f"expected a readable directory, cannot read {text!r}")
+        return text
+    return in_file(text)
+
+
+def out_dir(text: str) -> str:
+    """An argparse type: a directory to write into: it exists (and is writable) or its parent
+    does, so that it can be made."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a directory name, got ''")
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"expected a directory, {text!r} is a file")
+    target = text if os.path.isdir(text) else os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(target):
+        raise argparse.ArgumentTypeError(f"expected a directory whose parent exists, no {target!r}")
+    if not os.access(target, os.W_OK):
+        raise argparse.ArgumentTypeError(f"expected a writable directory, cannot write {target!r}")
+    return text
+
+
 def out_file(text: str) -> str:
     """An argparse type: a file that can be written: its directory exists, it is no directory."""
     if not text:

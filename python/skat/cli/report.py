@@ -58,17 +58,12 @@ def cmd_report_inference(args: argparse.Namespace, console: Console) -> int:
     from skat._core import Game
     from skat.inference import default_tables
     from skat.inference.report import inference_report, plot_report
+    from skat.training.generate import read_records
 
-    games = []
-    for path in args.data:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    games.append(Game.from_iss(line.strip()))
-                if args.max_games and len(games) >= args.max_games:
-                    break
-        if args.max_games and len(games) >= args.max_games:
-            break
+    lines = read_records(args.data)
+    if args.max_games:
+        lines = lines[: args.max_games]
+    games = [Game.from_iss(line) for line in lines]
     inference = default_tables().compile(args.sides, args.candidates)
     with progress_bar(console) as bar:
         task = bar.add_task(f"{len(games)} games", total=None)
@@ -134,12 +129,16 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     b.add_argument(
         "--data",
         nargs="*",
-        metavar="FILE",
-        type=checks.in_file,
-        help="held-out self-play records",
+        metavar="PATH",
+        type=checks.in_path,
+        help="held-out self-play records (files or self-play directories)",
     )
     b.add_argument(
-        "--iss", nargs="*", metavar="FILE", type=checks.in_file, help="human ISS record files"
+        "--iss",
+        nargs="*",
+        metavar="PATH",
+        type=checks.in_path,
+        help="human ISS records (files, gzip too, or directories of them)",
     )
     b.add_argument(
         "--solver-games",
@@ -159,10 +158,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     i.add_argument(
         "--data",
         nargs="+",
-        metavar="FILE",
-        type=checks.in_file,
+        metavar="PATH",
+        type=checks.in_path,
         required=True,
-        help="ISS records of played games",
+        help="ISS records of played games (files or directories of them)",
     )
     i.add_argument(
         "--sides",

@@ -1,4 +1,5 @@
-"""``skat train bidding`` and ``skat train inference``: learn the models the players read.
+"""``skat train selfplay``, ``skat train bidding`` and ``skat train inference``: make training
+games and learn the models the players read.
 
 Each kind is its own subcommand with its own options and help. The learning code is in
 :mod:`skat.training`; this module checks the options, reports progress and writes the model.
@@ -11,6 +12,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -20,6 +22,9 @@ from skat import defaults
 from skat.cli import checks
 from skat.cli.checks import OptionError
 from skat.display import progress_bar
+
+if TYPE_CHECKING:
+    from skat.training.selfplay import SelfplayConfig
 
 BIDDING_HELP = """\
 Learn the 10+2 bidding evaluation from played games.
@@ -52,6 +57,92 @@ def _count_lines(path: str) -> int:
         return 0
     with open(path, encoding="utf-8") as f:
         return sum(1 for line in f if line.strip())
+
+
+SELFPLAY_HELP = """\
+Play self-play games into a directory of shards, for 'skat train bidding --data DIR'.
+
+Games 0..N-1 of the run (--games N): game i deals Deal.random(derive_seed(SEED, i)) and is
+played by three --players (one spec for all seats, or three), or with --contracts as a training
+contract (declarer and contract chosen so that losing contracts are seen too, optionally
+--guide MODEL; three pimc players with --worlds). DIR/shard-KKKKK.iss.gz holds --shard-games
+games as gzip ISS records; DIR/manifest.json the configuration and each shard's CPU time.
+Resumable: games already in DIR are skipped, a stopped run loses at most its unfinished
+shards. Runs on --workers local processes (default: every core), or on a Ray cluster with
+--ray auto|ray://HOST:PORT|local (pip install "skat[ray]"). The shards are the same for any
+--workers and with or without Ray.
+"""
+
+
+def check_selfplay(args: argparse.Namespace) -> None:
+    specs = checks.split_specs(args.players)
+    checks.check_specs("--players", specs, (1, 3))
+    if args.contracts and args.players != defaults.SELFPLAY_PLAYERS:
+        raise OptionError("--players", "not used with --contracts (pimc with --worlds plays)")
+    if args.guide and not args.contracts:
+        raise OptionError("--guide", "only with --contracts")
+    if args.ray is not None and not args.ray.strip():
+        raise OptionError("--ray", "expected auto, local or a cluster address")
+    from skat.training.selfplay import SelfplayError, check_directory
+
+    try:
+        check_directory(args.out, _selfplay_config(args))
+    except SelfplayError as e:
+        raise OptionError("--out", str(e)) from e
+
+
+def _selfplay_config(args: argparse.Namespace) -> SelfplayConfig:
+    from skat.training.selfplay import SelfplayConfig
+
+    specs = checks.split_specs(args.players)
+    players = (specs[0],) * 3 if len(specs) == 1 else (specs[0], specs[1], specs[2])
+    return SelfplayConfig(
+        seed=args.seed,
+        players=players,
+        contracts=args.contracts,
+        worlds=args.worlds,
+        guide=args.guide,
+        shard_games=args.shard_games,
+    )
+
+
+def cmd_train_selfplay(args: argparse.Namespace, console: Console) -> int:
+    from skat.training.selfplay import selfplay
+
+    config = _selfplay_config(args)
+    where = f"Ray at {args.ray}" if args.ray else f"{args.workers} local workers"
+    console.print(
+        f"self-play into {args.out}: games 0..{args.games - 1}, seed {args.seed}, {where}"
+    )
+    with progress_bar(console) as bar:
+        task = bar.add_task("playing", total=None)
+
+        def advance(n: int) -> None:
+            bar.advance(task, n)
+
+        summary = selfplay(
+            args.out,
+            args.games,
+            config,
+            workers=args.workers,
+            ray=args.ray,
+            progress=advance,
+            command=_command_line(),
+        )
+    t = Table(title=f"{summary.directory}: {summary.games} games in {len(summary.shards)} shards")
+    for col in ("played now", "CPU s", "wall s", "games / CPU s", "declared", "declarer won"):
+        t.add_column(col, justify="right")
+    rate = summary.won / summary.declared if summary.declared else 0.0
+    t.add_row(
+        str(summary.played),
+        f"{summary.cpu_seconds:.0f}",
+        f"{summary.wall_seconds:.0f}",
+        f"{summary.games_per_cpu_second:.2f}",
+        f"{summary.declared} of {summary.games}",
+        f"{rate:.1%}",
+    )
+    console.print(t)
+    return 0
 
 
 def check_bidding(args: argparse.Namespace) -> None:
@@ -124,6 +215,69 @@ def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+CURVE_HELP = """\
+The learning curve of the bidding evaluation: the declared games of --data are split once
+(--held-out share, --seed) into a training pool and a test set; a model is fitted on the first
+N games of the pool for each N of --sizes (a size above the pool fits the whole pool) and
+scored on the test set: log-loss, Brier score and mean predicted against actual win rate, per
+game family. --reference models (default: the packaged one) are scored on the same test set.
+Writes --json and a plot (--plot PNG).
+"""
+
+
+def _sizes(text: str) -> list[int]:
+    parse = checks.integer(1, checks.COUNT_MAX)
+    try:
+        return [parse(part.strip()) for part in text.split(",") if part.strip()]
+    except argparse.ArgumentTypeError as e:
+        raise argparse.ArgumentTypeError(f"comma-separated sizes: {e}") from None
+
+
+def cmd_train_curve(args: argparse.Namespace, console: Console) -> int:
+    from skat.bidding.model import BiddingModel, default_model
+    from skat.display import save_json
+    from skat.training.curve import curve_sizes, learning_curve, plot_curve
+    from skat.training.fit import samples_from_records, split
+    from skat.training.generate import read_records
+
+    samples = samples_from_records(read_records(args.data))
+    train, test = split(samples, args.held_out, args.seed)
+    if not train or not test:
+        console.print(f"[red]{len(samples)} declared games: too few to split[/red]")
+        return 1
+    refs = {os.path.basename(path): BiddingModel.load(path) for path in args.reference or []} or {
+        "packaged": default_model()
+    }
+    fits = curve_sizes(args.sizes, len(train))
+    console.print(f"{len(samples)} declared games: pool {len(train)}, test {len(test)}")
+    with progress_bar(console) as bar:
+        task = bar.add_task("fitting", total=len(fits))
+        curve = learning_curve(
+            train, test, args.sizes, refs, progress=lambda n: bar.advance(task, 1)
+        )
+    curve["command"] = _command_line()
+    t = Table(title=f"held-out scores on {len(test)} games (lower is better)")
+    t.add_column("model")
+    for col in ("log-loss", "Brier", *(f"{f} pred/actual" for f in ("suit", "grand", "null"))):
+        t.add_column(col, justify="right")
+    rows = [(f"{pt['training_games']} games", pt) for pt in curve["points"]]
+    rows += list(curve["references"].items())
+    for name, pt in rows:
+        cal = [
+            f"{pt['families'][f]['predicted']:.3f}/{pt['families'][f]['actual']:.3f}"
+            if f in pt["families"]
+            else "-"
+            for f in ("suit", "grand", "null")
+        ]
+        t.add_row(name, f"{pt['log_loss']:.4f}", f"{pt['brier']:.4f}", *cal)
+    console.print(t)
+    if args.plot:
+        plot_curve(curve, args.plot)
+        console.print(f"plot: {args.plot}")
+    save_json(args.json, curve)
+    return 0
+
+
 def check_inference(args: argparse.Namespace) -> None:
     checks.check_specs("--bidder", [args.bidder], (1,))
 
@@ -177,15 +331,74 @@ def _seed_and_workers(p: argparse.ArgumentParser, seed_help: str) -> None:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Adds ``train`` with its two kinds."""
+    """Adds ``train`` with its four kinds."""
     t = sub.add_parser(
         "train",
-        help="learn the bidding evaluation or the inference tables",
-        description="Learn a model: 'skat train bidding' (the 10+2 bidding evaluation from"
-        " self-play or human games) or 'skat train inference' (the auction tables of card"
-        " inference). 'skat train KIND --help' describes KIND.",
+        help="make self-play games, learn the bidding evaluation or the inference tables",
+        description="Make training data or learn a model: 'skat train selfplay' (self-play"
+        " games in shards, locally or on Ray), 'skat train bidding' (the 10+2 bidding"
+        " evaluation from self-play or human games), 'skat train curve' (its learning curve)"
+        " or 'skat train inference' (the auction tables of card inference)."
+        " 'skat train KIND --help' describes KIND.",
     )
     kinds = t.add_subparsers(dest="what", metavar="KIND", required=True)
+
+    s = kinds.add_parser(
+        "selfplay",
+        help="play self-play games into shards (local cores or Ray)",
+        description=SELFPLAY_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    s.add_argument(
+        "--games", type=checks.integer(1, checks.COUNT_MAX), required=True, help="games 0..N-1"
+    )
+    s.add_argument(
+        "--out", metavar="DIR", type=checks.out_dir, required=True, help="the run's directory"
+    )
+    s.add_argument(
+        "--players",
+        default=defaults.SELFPLAY_PLAYERS,
+        metavar="SPECS",
+        help=f"one spec for every seat or three, comma-separated"
+        f" (default: {defaults.SELFPLAY_PLAYERS})",
+    )
+    s.add_argument(
+        "--contracts", action="store_true", help="training contracts instead of full games"
+    )
+    s.add_argument(
+        "--worlds",
+        type=checks.integer(1, defaults.WORLDS_MAX),
+        default=defaults.TRAIN_WORLDS,
+        help=f"with --contracts: pimc worlds per decision (default: {defaults.TRAIN_WORLDS})",
+    )
+    s.add_argument(
+        "--guide", metavar="MODEL", type=checks.in_file, help="with --contracts: guiding model"
+    )
+    s.add_argument(
+        "--shard-games",
+        type=checks.integer(1, checks.COUNT_MAX),
+        default=defaults.SELFPLAY_SHARD_GAMES,
+        help=f"games per shard (default: {defaults.SELFPLAY_SHARD_GAMES})",
+    )
+    s.add_argument(
+        "--seed",
+        type=checks.seed,
+        default=defaults.TRAIN_SEED,
+        help=f"the run's seed, 0..2**64-1 (default: {defaults.TRAIN_SEED})",
+    )
+    s.add_argument(
+        "--workers",
+        type=checks.integer(1, checks.WORKERS_MAX),
+        default=defaults.local_cores(),
+        help=f"local worker processes, or Ray tasks in flight, 1..{checks.WORKERS_MAX}"
+        " (default: every local core)",
+    )
+    s.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run on Ray: auto (this machine's cluster), ray://HOST:PORT, or local",
+    )
+    s.set_defaults(func=cmd_train_selfplay, check=check_selfplay)
 
     b = kinds.add_parser(
         "bidding",
@@ -219,12 +432,16 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     b.add_argument(
         "--data",
         nargs="*",
-        metavar="FILE",
-        type=checks.in_file,
-        help="more record files to learn from",
+        metavar="PATH",
+        type=checks.in_path,
+        help="more records to learn from: ISS files (gzip too) or self-play directories",
     )
     b.add_argument(
-        "--iss", nargs="*", metavar="FILE", type=checks.in_file, help="human ISS record files"
+        "--iss",
+        nargs="*",
+        metavar="PATH",
+        type=checks.in_path,
+        help="human ISS records (files, gzip too, or directories of them)",
     )
     b.add_argument(
         "--held-out",
@@ -240,6 +457,50 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     )
     b.add_argument("--out", type=checks.out_file, help="model file to write (default: bidding.npz)")
     b.set_defaults(func=cmd_train_bidding, check=check_bidding)
+
+    c = kinds.add_parser(
+        "curve",
+        help="learning curve of the bidding evaluation",
+        description=CURVE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    c.add_argument(
+        "--data",
+        nargs="+",
+        required=True,
+        metavar="PATH",
+        type=checks.in_path,
+        help="records: ISS files (gzip too) or self-play directories",
+    )
+    c.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=list(defaults.CURVE_SIZES),
+        help="training games per fit, comma-separated"
+        f" (default: {','.join(str(n) for n in defaults.CURVE_SIZES)})",
+    )
+    c.add_argument(
+        "--held-out",
+        type=checks.real(0.0, 1.0, below_hi=True),
+        default=defaults.CURVE_HELD_OUT,
+        help=f"test share, 0..1 (default: {defaults.CURVE_HELD_OUT})",
+    )
+    c.add_argument(
+        "--seed",
+        type=checks.seed,
+        default=defaults.TRAIN_SEED,
+        help=f"split seed (default: {defaults.TRAIN_SEED})",
+    )
+    c.add_argument(
+        "--reference",
+        nargs="*",
+        metavar="MODEL",
+        type=checks.in_file,
+        help="models to score on the same test set (default: the packaged one)",
+    )
+    c.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the curve plot")
+    c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the curve as JSON")
+    c.set_defaults(func=cmd_train_curve)
 
     i = kinds.add_parser(
         "inference",

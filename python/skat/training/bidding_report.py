@@ -32,6 +32,23 @@ def family_of(kind: int) -> str:
     return "suit" if kind < 4 else FAMILIES[kind - 3]
 
 
+LOG_LOSS_EPS = 1e-6
+"""Predictions are clipped to ``[eps, 1 - eps]`` before the log-loss is taken."""
+
+
+def probability_scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    """Brier score and log-loss (natural log) of win probabilities ``p`` for outcomes ``y``.
+
+    >>> probability_scores(np.array([0.5, 0.5]), np.array([1.0, 0.0]))
+    {'brier': 0.25, 'log_loss': 0.6931471805599453}
+    """
+    q = np.clip(p, LOG_LOSS_EPS, 1 - LOG_LOSS_EPS)
+    return {
+        "brier": float(np.mean((p - y) ** 2)),
+        "log_loss": float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q))),
+    }
+
+
 def start_of_play(game: Game) -> Game:
     """The game replayed up to its first card."""
     g = Game(game.deal)
@@ -79,6 +96,12 @@ def _section(
         if progress:
             progress(i + 1, n_solve)
     out: dict[str, Any] = {"games": len(rows), "families": {}}
+    if rows:
+        out.update(
+            probability_scores(
+                np.array([r[1] for r in rows]), np.array([r[2] for r in rows], dtype=np.float64)
+            )
+        )
     for fam in FAMILIES:
         sel = [r for r in rows if r[0] == fam]
         if not sel:
@@ -90,7 +113,7 @@ def _section(
             "n": len(sel),
             "actual": float(y.mean()),
             "predicted": float(p.mean()),
-            "brier": float(np.mean((p - y) ** 2)),
+            **probability_scores(p, y),
             "brier_base_rate": float(y.mean() * (1 - y.mean())),
         }
         if solved:
@@ -133,11 +156,19 @@ def bidding_report(
 ) -> dict[str, Any]:
     """The calibration report as a JSON-ready dict (see the module documentation)."""
     solver = Solver(tt_mb=SOLVER_TT_MB)
-    report: dict[str, Any] = {"model": model.meta, "sections": {}}
+    report: dict[str, Any] = {
+        "model": model.meta,
+        "training_games": model.meta.get("training_games", model.meta.get("samples")),
+        "sections": {},
+    }
     if data_files:
-        report["sections"]["held_out"] = _section(
-            model, read_records(data_files), solver_games, solver, progress
-        )
+        held = _section(model, read_records(data_files), solver_games, solver, progress)
+        report["sections"]["held_out"] = held
+        report["held_out"] = {
+            "games": held["games"],
+            "brier": held.get("brier"),
+            "log_loss": held.get("log_loss"),
+        }
     if iss_files:
         report["sections"]["human"] = _section(
             model, read_records(iss_files), solver_games, solver, progress
@@ -159,6 +190,7 @@ def report_tables(report: dict[str, Any]) -> list[Table]:
             "actual",
             "10+2",
             "B 10+2",
+            "LL 10+2",
             "B base",
             "solved",
             "actual",
@@ -175,6 +207,7 @@ def report_tables(report: dict[str, Any]) -> list[Table]:
                 f"{e['actual']:.3f}",
                 f"{e['predicted']:.3f}",
                 f"{e['brier']:.4f}",
+                f"{e['log_loss']:.4f}",
                 f"{e['brier_base_rate']:.4f}",
                 str(s["n"]) if s else "-",
                 f"{s['actual']:.3f}" if s else "-",

@@ -26,18 +26,15 @@ from __future__ import annotations
 
 import itertools
 import math
-import multiprocessing
 import os
 import random
-import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from skat._core import Action, Cards, Contract, Deal, Game, GameType
 from skat.defaults import TRAIN_WORLDS
+from skat.parallel import run_tasks
 from skat.seeds import derive_seed
 
 if TYPE_CHECKING:
@@ -169,21 +166,26 @@ def training_game(index: int, seed: int, worlds: int, model: BiddingModel | None
     return game.to_iss()
 
 
-_WORKER_MODEL: BiddingModel | None = None
+_GUIDE: BiddingModel | None = None
 
 
-def _init(model_path: str | None) -> None:
-    global _WORKER_MODEL
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def load_guide(model_path: str | None) -> None:
+    """Loads the guiding model of this process's training games (once per worker process)."""
+    global _GUIDE
     if model_path is not None:
         from skat.bidding.model import BiddingModel
 
-        _WORKER_MODEL = BiddingModel.load(model_path)
+        _GUIDE = BiddingModel.load(model_path)
+
+
+def guide() -> BiddingModel | None:
+    """The guiding model :func:`load_guide` loaded in this process, if any."""
+    return _GUIDE
 
 
 def _chunk(args: tuple[int, int, int, int]) -> list[str]:
     first, count, seed, worlds = args
-    return [training_game(i, seed, worlds, _WORKER_MODEL) for i in range(first, first + count)]
+    return [training_game(i, seed, worlds, _GUIDE) for i in range(first, first + count)]
 
 
 def generate(
@@ -196,55 +198,54 @@ def generate(
     model_path: str | os.PathLike[str] | None = None,
     progress: Callable[[int], None] | None = None,
     chunk: int = 25,
+    ray: str | None = None,
 ) -> Iterator[str]:
     """Yields the ISS records of training games ``start .. start+games`` in index order.
 
-    Games are played in chunks on ``workers`` processes; a chunk whose worker dies is played
-    again (the result is the same: every game depends only on ``seed`` and its index).
+    Games are played in chunks by :func:`skat.parallel.run_tasks` (``workers`` local
+    processes, or Ray); every game depends only on ``seed`` and its index, so the records are
+    the same however they were played.
     """
     path = None if model_path is None else str(model_path)
     chunks = [
         (first, min(chunk, start + games - first), seed, worlds)
         for first in range(start, start + games, chunk)
     ]
-    if workers <= 1:
-        _init(path)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        for c in chunks:
-            for record in _chunk(c):
-                yield record
-                if progress:
-                    progress(1)
-        return
-    context = multiprocessing.get_context("spawn")
     done: dict[int, list[str]] = {}
     nxt = 0
-    todo = list(range(len(chunks)))
-    while todo:
-        broken = False
-        with ProcessPoolExecutor(workers, context, initializer=_init, initargs=(path,)) as pool:
-            futures = {pool.submit(_chunk, chunks[i]): i for i in todo}
-            for fut in as_completed(futures):
-                i = futures[fut]
-                try:
-                    done[i] = fut.result()
-                except BrokenProcessPool:
-                    broken = True
-                    continue
-                if progress:
-                    progress(len(done[i]))
-                while nxt in done:
-                    yield from done.pop(nxt)
-                    nxt += 1
-        todo = [i for i in todo if i >= nxt and i not in done]
-        if not broken:
-            break
+    for i, records in run_tasks(
+        _chunk, chunks, workers=workers, ray=ray, initializer=load_guide, initargs=(path,)
+    ):
+        done[i] = records
+        if progress:
+            progress(len(records))
+        while nxt in done:
+            yield from done.pop(nxt)
+            nxt += 1
+
+
+def record_files(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
+    """The record files named by ``paths``: a file stands for itself, a directory (such as the
+    shards of ``skat train selfplay``) for its ``*.iss``, ``*.sgf`` and ``*.gz`` files in name
+    order."""
+    out: list[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            names = sorted(os.listdir(p))
+            out += [
+                os.path.join(p, n) for n in names if n.endswith((".iss", ".sgf", ".iss.gz", ".gz"))
+            ]
+        else:
+            out.append(os.fspath(p))
+    return out
 
 
 def read_records(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
-    """Record lines of ISS files (blank lines and ``#`` comments skipped)."""
+    """Record lines of ISS files or directories of them (see :func:`record_files`; gzip
+    files are read decompressed; blank lines and ``#`` comments skipped)."""
+    from skat.records import iter_record_lines
+
     out: list[str] = []
-    for p in paths:
-        with open(p, encoding="utf-8") as f:
-            out.extend(line.strip() for line in f if line.strip() and not line.startswith("#"))
+    for p in record_files(paths):
+        out.extend(line for _, line in iter_record_lines(p) if not line.startswith("#"))
     return out

@@ -1,0 +1,186 @@
+"""Running independent tasks on all local cores or on a Ray cluster.
+
+Long experiments split their work into tasks, each a picklable call ``fn(task)`` whose result
+depends on the task alone (every random choice inside derives from a seed carried by the task).
+:func:`run_tasks` runs them and yields ``(index, result)`` as they finish, in any order;
+callers that need an order reassemble by index. That invariant is what makes a run's output the
+same on one process, on ``N`` local processes and on a cluster.
+
+- **Locally** (``ray=None``, the default): ``workers`` spawned processes (never forked: the
+  Rust core's threads do not survive a fork), or the calling process itself for one worker.
+  The workers ignore SIGINT, so Ctrl-C reaches only the caller. A pool whose worker dies (out of
+  memory, killed) is started again and the tasks it had not finished run again.
+- **On Ray** (``ray="auto"`` to join the cluster this machine belongs to, ``"ray://HOST:10001"``
+  for a remote one, ``"local"`` to start a private instance on this machine): each task is a
+  Ray task of one CPU, at most ``workers`` in flight (default: every CPU of the cluster). Every
+  node needs this package installed in the same version (``pip install "skat[ray]"``). Ray is
+  an optional extra: nothing else in the package imports it.
+
+``initializer(*initargs)`` runs once in each worker process before its first task (loading a
+model, say); on Ray once per worker process and distinct ``(initializer, initargs)``.
+
+>>> sorted(run_tasks(abs, [-1, 2, -3], workers=1))
+[(0, 1), (1, 2), (2, 3)]
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from skat._core import SkatError
+from skat.defaults import local_cores
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+RAY_LOCAL = "local"
+"""The ``--ray`` address that starts a private Ray instance on this machine."""
+
+
+class ParallelError(SkatError):
+    """Tasks could not be run: Ray missing or unreachable, or workers dying again and again."""
+
+
+def _worker_start(initializer: Callable[..., object] | None, initargs: tuple[Any, ...]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def run_tasks(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    *,
+    workers: int | None = None,
+    ray: str | None = None,
+    initializer: Callable[..., object] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> Iterator[tuple[int, R]]:
+    """Runs ``fn`` on every task; yields ``(index, result)`` as each finishes.
+
+    ``workers``: local processes (default: every local core), or the most Ray tasks in flight.
+    An exception raised by ``fn`` propagates to the caller; the other tasks are cancelled.
+    """
+    if workers is not None and workers < 1:
+        raise ParallelError(f"workers must be at least 1, got {workers}")
+    if not tasks:
+        return
+    if ray is not None:
+        yield from _run_ray(fn, tasks, ray, workers, initializer, initargs)
+        return
+    n = workers or local_cores()
+    if n == 1:
+        if initializer is not None:
+            initializer(*initargs)
+        for i, task in enumerate(tasks):
+            yield i, fn(task)
+        return
+    yield from _run_pool(fn, tasks, n, initializer, initargs)
+
+
+def _run_pool(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    workers: int,
+    initializer: Callable[..., object] | None,
+    initargs: tuple[Any, ...],
+) -> Iterator[tuple[int, R]]:
+    context = multiprocessing.get_context("spawn")
+    pending = set(range(len(tasks)))
+    restarts = 0
+    while pending:
+        broken = False
+        pool = ProcessPoolExecutor(
+            min(workers, len(pending)),
+            context,
+            initializer=_worker_start,
+            initargs=(initializer, initargs),
+        )
+        try:
+            futures: dict[Future[R], int] = {pool.submit(fn, tasks[i]): i for i in sorted(pending)}
+            waiting = set(futures)
+            while waiting and not broken:
+                done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+                for fut in sorted(done, key=lambda f: futures[f]):
+                    try:
+                        result = fut.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        continue
+                    i = futures[fut]
+                    pending.discard(i)
+                    yield i, result
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if broken:
+            restarts += 1
+            if restarts > len(tasks):
+                raise ParallelError(f"worker processes died {restarts} times; giving up")
+
+
+_RAY_READY: set[tuple[str, str]] = set()
+
+
+def _ray_call(
+    fn: Callable[[Any], Any],
+    initializer: Callable[..., object] | None,
+    initargs: tuple[Any, ...],
+    task: Any,
+) -> Any:
+    if initializer is not None:
+        key = (f"{initializer.__module__}.{initializer.__qualname__}", repr(initargs))
+        if key not in _RAY_READY:
+            initializer(*initargs)
+            _RAY_READY.add(key)
+    return fn(task)
+
+
+def _run_ray(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    address: str,
+    workers: int | None,
+    initializer: Callable[..., object] | None,
+    initargs: tuple[Any, ...],
+) -> Iterator[tuple[int, R]]:
+    try:
+        ray: Any = importlib.import_module("ray")  # optional, and untyped: used as Any
+    except ImportError:
+        raise ParallelError('--ray needs Ray: pip install "skat[ray]"') from None
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address == RAY_LOCAL:
+                ray.init(
+                    num_cpus=workers or local_cores(),
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    configure_logging=False,
+                )
+            else:
+                ray.init(address=address, log_to_driver=False, configure_logging=False)
+        except Exception as e:  # Ray raises many kinds; all mean "no cluster here"
+            raise ParallelError(f"cannot start or reach Ray at {address!r}: {e}") from e
+        started = True
+    try:
+        cap = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        remote = ray.remote(num_cpus=1)(_ray_call)
+        queue = list(range(len(tasks)))[::-1]
+        running: dict[Any, int] = {}
+        while queue or running:
+            while queue and len(running) < cap:
+                i = queue.pop()
+                running[remote.remote(fn, initializer, initargs, tasks[i])] = i
+            done, _ = ray.wait(list(running), num_returns=1)
+            for ref in done:
+                i = running.pop(ref)
+                yield i, ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()

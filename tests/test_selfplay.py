@@ -1,0 +1,302 @@
+"""Self-play runs (``skat train selfplay``), the task runner under them, and the learning curve.
+
+The shards of a run must not depend on how it was played: one process or several, Ray or
+not, in one go or resumed. The learning curve is checked on training contracts played with
+one-world PIMC (cheap, and every contract family is present).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skat import Cards, Game
+from skat.bidding.model import default_model
+from skat.cli import main
+from skat.parallel import ParallelError, run_tasks
+from skat.training.curve import curve_sizes, learning_curve, score_model
+from skat.training.fit import samples_from_records, split
+from skat.training.generate import read_records, record_files
+from skat.training.selfplay import (
+    SelfplayConfig,
+    SelfplayError,
+    read_manifest,
+    selfplay,
+    shard_name,
+)
+
+CHEAP = ("rules", "rules", "kermit:worlds=2,points=false")
+
+
+def _shards(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.glob("shard-*.iss.gz"))}
+
+
+def _boom(x: int) -> int:
+    if x == 3:
+        raise ValueError("task 3 fails")
+    return x
+
+
+def _die_once(marker: str) -> int:
+    if not os.path.exists(marker):
+        with open(marker, "w") as f:
+            f.write("died")
+        os._exit(3)
+    return 7
+
+
+# ----- the task runner --------------------------------------------------------------------
+
+
+def test_run_tasks_gives_every_result_once_for_any_workers() -> None:
+    for workers in (1, 2):
+        got = dict(run_tasks(abs, list(range(-5, 5)), workers=workers))
+        assert got == {i: abs(x) for i, x in enumerate(range(-5, 5))}
+
+
+def test_run_tasks_passes_task_errors_and_refuses_zero_workers() -> None:
+    with pytest.raises(ValueError, match="task 3 fails"):
+        list(run_tasks(_boom, [1, 2, 3, 4], workers=2))
+    with pytest.raises(ParallelError):
+        list(run_tasks(abs, [1], workers=0))
+
+
+def test_run_tasks_restarts_a_pool_whose_worker_died(tmp_path: Path) -> None:
+    marker = str(tmp_path / "marker")
+    assert list(run_tasks(_die_once, [marker], workers=2)) == [(0, 7)]
+    assert os.path.exists(marker)
+
+
+# ----- self-play runs ---------------------------------------------------------------------
+
+
+def test_shards_do_not_depend_on_workers_or_resuming(tmp_path: Path) -> None:
+    config = SelfplayConfig(seed=9, players=CHEAP, shard_games=4)
+    one = selfplay(tmp_path / "one", 10, config, workers=1, chunk_games=3)
+    assert one.games == one.played == 10
+    assert sorted(one.shards) == [shard_name(k) for k in range(3)]
+    selfplay(tmp_path / "two", 6, config, workers=2, chunk_games=2)
+    resumed = selfplay(tmp_path / "two", 10, config, workers=2, chunk_games=2)
+    assert resumed.played == 4  # games 6..9 only: shard 1 topped up, shard 2 new
+    assert _shards(tmp_path / "one") == _shards(tmp_path / "two")
+    again = selfplay(tmp_path / "two", 10, config, workers=2)
+    assert again.played == 0 and again.games == 10
+
+
+def test_shards_hold_replayable_named_records_in_index_order(tmp_path: Path) -> None:
+    config = SelfplayConfig(seed=4, players=CHEAP, shard_games=5)
+    summary = selfplay(tmp_path, 5, config, workers=1)
+    with gzip.open(tmp_path / shard_name(0), "rt", encoding="utf-8") as f:
+        lines = [line.strip() for line in f]
+    assert len(lines) == 5
+    assert all(f"ID[4-{i}]" in line for i, line in enumerate(lines))
+    assert all("P2[kermit]" in line for line in lines)
+    games = [Game.from_iss(line) for line in lines]
+    declared = [g for g in games if g.result is not None and not g.result.passed]
+    assert summary.declared == len(declared)
+    assert summary.won == sum(bool(g.result.won) for g in declared if g.result is not None)
+    assert read_records([tmp_path]) == lines
+    assert record_files([tmp_path]) == [str(tmp_path / shard_name(0))]
+    manifest = read_manifest(tmp_path)
+    assert manifest is not None
+    assert manifest["config"]["players"] == list(CHEAP)
+    assert manifest["shards"][shard_name(0)]["games"] == 5
+
+
+def test_a_directory_of_another_configuration_is_refused(tmp_path: Path) -> None:
+    selfplay(tmp_path, 2, SelfplayConfig(seed=1, players=CHEAP), workers=1)
+    before = _shards(tmp_path)
+    with pytest.raises(SelfplayError, match="another configuration"):
+        selfplay(tmp_path, 4, SelfplayConfig(seed=2, players=CHEAP), workers=1)
+    assert _shards(tmp_path) == before
+
+
+def test_training_contracts_mode(tmp_path: Path) -> None:
+    config = SelfplayConfig(seed=3, contracts=True, worlds=1, shard_games=10)
+    summary = selfplay(tmp_path, 6, config, workers=1)
+    assert summary.declared == 6
+    samples = samples_from_records(read_records([tmp_path]))
+    assert len(samples) == 6
+    assert read_manifest(tmp_path)["config"]["contracts"] == {  # type: ignore[index]
+        "worlds": 1,
+        "guide_sha256": None,
+    }
+
+
+def test_ray_gives_the_same_shards(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="Ray is an optional extra (pip install 'skat[ray]')")
+    config = SelfplayConfig(seed=9, players=CHEAP, shard_games=4)
+    selfplay(tmp_path / "local", 6, config, workers=2)
+    selfplay(tmp_path / "ray", 6, config, workers=2, ray="local")
+    assert _shards(tmp_path / "local") == _shards(tmp_path / "ray")
+
+
+def test_cli_selfplay_checks_options_before_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    assert (
+        main(
+            [
+                "train",
+                "selfplay",
+                "--games",
+                "3",
+                "--out",
+                str(out),
+                "--workers",
+                "1",
+                "--players",
+                "rules",
+            ]
+        )
+        == 0
+    )
+    assert len(read_records([out])) == 3
+    bad = [
+        ["--players", "rules,rules"],
+        ["--players", "nosuchplayer"],
+        ["--guide", str(out / "manifest.json")],
+        ["--players", "rules", "--seed", "5"],  # another configuration in the same directory
+        ["--players", "rules", "--ray", " "],
+    ]
+    for extra in bad:
+        capsys.readouterr()
+        code = main(["train", "selfplay", "--games", "6", "--out", str(out), *extra])
+        err = capsys.readouterr().err
+        assert code == 2, extra
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert len(read_records([out])) == 3
+
+
+# ----- the learning curve -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def contract_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """1000 training contracts played by one-world PIMC (every contract family present)."""
+    directory = tmp_path_factory.mktemp("contracts")
+    selfplay(directory, 1000, SelfplayConfig(seed=3, contracts=True, worlds=1), workers=2)
+    return directory
+
+
+def test_curve_sizes() -> None:
+    assert curve_sizes([100, 50, 50, 900], available=300) == [50, 100, 300]
+    assert curve_sizes([10, 20], available=300) == [10, 20]
+    assert curve_sizes([500], available=0) == []
+
+
+def test_score_model_matches_single_predictions(contract_games: Path) -> None:
+    samples = samples_from_records(read_records([contract_games]))[:200]
+    model = default_model()
+    scores = score_model(model, samples)
+    p = np.array(
+        [
+            model.win_probability(
+                Cards.from_bits(s.hand), Cards.from_bits(s.discard), s.kind, s.seat
+            )
+            for s in samples
+        ]
+    )
+    y = np.array([s.won for s in samples], dtype=np.float64)
+    assert scores["games"] == 200
+    assert scores["brier"] == pytest.approx(float(np.mean((p - y) ** 2)))
+    q = np.clip(p, 1e-6, 1 - 1e-6)
+    assert scores["log_loss"] == pytest.approx(
+        float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
+    )
+    assert sum(f["n"] for f in scores["families"].values()) == 200
+
+
+def test_learning_curve_fits_prefixes_and_scores_references(contract_games: Path) -> None:
+    samples = samples_from_records(read_records([contract_games]))
+    train, test = split(samples, 0.2, 1)
+    curve = learning_curve(train, test, [700, 10**6], {"packaged": default_model()})
+    assert [pt["training_games"] for pt in curve["points"]] == [700, len(train)]
+    assert curve["test_games"] == len(test)
+    y = np.array([s.won for s in test], dtype=np.float64)
+    base_brier = float(y.mean() * (1 - y.mean()))
+    for pt in [*curve["points"], curve["references"]["packaged"]]:
+        assert pt["games"] == len(test)
+        assert sum(f["n"] for f in pt["families"].values()) == len(test)
+        # every model knows more than the test set's base rate
+        assert 0.0 < pt["brier"] < base_brier
+        assert pt["log_loss"] > 0.0
+
+
+def test_cli_curve_and_training_from_a_selfplay_directory(
+    contract_games: Path, tmp_path: Path
+) -> None:
+    js = tmp_path / "curve.json"
+    png = tmp_path / "curve.png"
+    assert (
+        main(
+            [
+                "train",
+                "curve",
+                "--data",
+                str(contract_games),
+                "--sizes",
+                "700,5000",
+                "--held-out",
+                "0.2",
+                "--json",
+                str(js),
+                "--plot",
+                str(png),
+            ]
+        )
+        == 0
+    )
+    curve = json.loads(js.read_text())
+    assert curve["points"][0]["training_games"] == 700
+    assert png.stat().st_size > 10_000
+    model = tmp_path / "m.npz"
+    assert (
+        main(
+            [
+                "train",
+                "bidding",
+                "--data",
+                str(contract_games),
+                "--held-out",
+                "0.2",
+                "--held-out-records",
+                str(tmp_path / "held.iss"),
+                "--out",
+                str(model),
+            ]
+        )
+        == 0
+    )
+    report = tmp_path / "report.json"
+    assert (
+        main(
+            [
+                "report",
+                "bidding",
+                "--model",
+                str(model),
+                "--data",
+                str(tmp_path / "held.iss"),
+                "--solver-games",
+                "5",
+                "--json",
+                str(report),
+            ]
+        )
+        == 0
+    )
+    data = json.loads(report.read_text())
+    assert (
+        data["training_games"]
+        == sum(1 for _ in samples_from_records(read_records([contract_games])))
+        - data["held_out"]["games"]
+    )
+    assert data["held_out"]["log_loss"] > 0 and data["held_out"]["brier"] > 0
