@@ -209,6 +209,23 @@ def test_full_mode_is_independent_of_workers_and_plays_six_seatings(tmp_path: Pa
             ]
 
 
+def test_ray_plays_the_same_tournament(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="Ray is an optional extra (pip install 'skat[ray]')")
+    one = run("rules", "random", mode="full", deals=2, seed=5, records=tmp_path / "one.sgf")
+    two = run(
+        "rules",
+        "random",
+        mode="full",
+        deals=2,
+        seed=5,
+        workers=2,
+        ray="local",
+        records=tmp_path / "two.sgf",
+    )
+    assert one.to_json(wall_clock=False) == two.to_json(wall_clock=False)
+    assert records_of(tmp_path / "one.sgf") == records_of(tmp_path / "two.sgf")
+
+
 def test_records_replay_and_pairs_share_the_pre_play(tmp_path: Path) -> None:
     path = tmp_path / "games.sgf"
     result = run("random:seed=1", "rules", deals=5, seed=3, records=path)

@@ -41,9 +41,7 @@ When ``a`` and ``b`` are the same spec string, they are told apart as ``"A: spec
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -53,6 +51,7 @@ from typing import IO
 from skat._core import Deal, Phase
 from skat.defaults import THREADS_ENV, threads_per_worker
 from skat.match import PlayerFailure, play
+from skat.parallel import run_tasks
 from skat.players.base import Player, make_player
 from skat.records import named_record
 from skat.seeds import deal_seed, derive_seed
@@ -174,9 +173,9 @@ def _threads_for(workers: int) -> str:
 
 
 def _init_worker(workers: int) -> None:
-    """Worker start: size the players' thread pools and leave Ctrl-C to the main process."""
+    """Worker start: size the players' thread pools (Ctrl-C is left to the main process by
+    :func:`skat.parallel.run_tasks`)."""
     os.environ[_THREADS_ENV] = _threads_for(workers)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @contextmanager
@@ -283,6 +282,7 @@ def run(
     bidder: str = "rules",
     records: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    ray: str | None = None,
 ) -> TournamentResult:
     """Plays a duplicate tournament between the players with specs ``a`` and ``b``.
 
@@ -293,6 +293,8 @@ def run(
     - ``seed``: every deal and player seed derives from it;
     - ``workers``: worker processes (``spawn``); 1 plays in this process. Each sets
       ``SKAT_THREADS`` to ``cpu_count // workers`` for the players' thread pools;
+    - ``ray``: play the deals as Ray tasks instead (``auto``, ``local`` or a cluster
+      address, see :mod:`skat.parallel`), at most ``workers`` at once;
     - ``records``: a file for every game as one ISS record line, in deal then seating order;
     - ``progress(done, total)``: called when play starts and after every finished deal.
 
@@ -306,7 +308,7 @@ def run(
         raise ValueError("deals must be at least 1")
     if workers < 1:
         raise ValueError("workers must be at least 1")
-    if mode == "clones" and workers != 1:
+    if mode == "clones" and (workers != 1 or ray is not None):
         raise ValueError("clones mode plays its deals in order in one process: workers must be 1")
     for spec in (a, b, *([bidder] if mode == "cardplay" else [])):
         make_player(spec)  # raises PlayerSpecError before any game
@@ -353,14 +355,19 @@ def run(
                 finished(outcome)
             if mode == "clones":
                 play_clones(a, b, deals, seed, labels, finished)
-            elif workers == 1:
+            elif workers == 1 and ray is None:
                 for task in tasks:
                     finished(_play_deal(task))
             else:
-                context = multiprocessing.get_context("spawn")
-                with context.Pool(workers, _init_worker, (workers,)) as pool:
-                    for outcome in pool.imap_unordered(_play_deal, tasks, chunksize=1):
-                        finished(outcome)
+                for _, outcome in run_tasks(
+                    _play_deal,
+                    tasks,
+                    workers=workers,
+                    ray=ray,
+                    initializer=_init_worker,
+                    initargs=(workers,),
+                ):
+                    finished(outcome)
             complete = True
     except KeyboardInterrupt:
         complete = False

@@ -146,6 +146,19 @@ def out_dir(text: str) -> str:
     return text
 
 
+def ray_address(text: str) -> str:
+    """An argparse type: a Ray address (``auto``, ``local`` or ``ray://HOST:PORT``)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected auto, local or a cluster address, got ''")
+    return text.strip()
+
+
+RAY_HELP = (
+    "run on Ray instead of local processes: auto (the cluster this machine belongs to),"
+    " ray://HOST:PORT, or local (a private instance here); needs pip install 'skat[ray]'"
+)
+
+
 def out_file(text: str) -> str:
     """An argparse type: a file that can be written: its directory exists, it is no directory."""
     if not text:

@@ -22,6 +22,8 @@ from skat.display import progress_bar
 def check_tournament(args: argparse.Namespace) -> None:
     if args.mode == "clones" and args.workers != 1:
         raise checks.OptionError("--workers", "clones mode plays in one process: use 1")
+    if args.mode == "clones" and args.ray:
+        raise checks.OptionError("--ray", "clones mode plays in one process")
     checks.check_specs("A", [args.a], (1,))
     checks.check_specs("B", [args.b], (1,))
     if args.mode == "cardplay":
@@ -53,6 +55,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
             bidder=args.bidder,
             records=args.records,
             progress=on_progress,
+            ray=args.ray,
         )
     paired = result.paired_difference
     title = (
@@ -189,6 +192,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help=f"worker processes, 1..{checks.WORKERS_MAX}; each sets {defaults.THREADS_ENV} to"
         f" cpu_count // W (default: {defaults.TOURNAMENT_WORKERS})",
     )
+    t.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
     t.add_argument(
         "--bidder",
         default=defaults.TOURNAMENT_BIDDER,

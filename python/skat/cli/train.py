@@ -81,8 +81,6 @@ def check_selfplay(args: argparse.Namespace) -> None:
         raise OptionError("--players", "not used with --contracts (pimc with --worlds plays)")
     if args.guide and not args.contracts:
         raise OptionError("--guide", "only with --contracts")
-    if args.ray is not None and not args.ray.strip():
-        raise OptionError("--ray", "expected auto, local or a cluster address")
     from skat.training.selfplay import SelfplayError, check_directory
 
     try:
@@ -393,11 +391,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help=f"local worker processes, or Ray tasks in flight, 1..{checks.WORKERS_MAX}"
         " (default: every local core)",
     )
-    s.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="run on Ray: auto (this machine's cluster), ray://HOST:PORT, or local",
-    )
+    s.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
     s.set_defaults(func=cmd_train_selfplay, check=check_selfplay)
 
     b = kinds.add_parser(
