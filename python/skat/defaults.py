@@ -125,7 +125,6 @@ TRAIN_SEED = 1
 TRAIN_WORLDS = 8
 """PIMC worlds per decision in generated training games (small, to keep generation affordable)."""
 
-TRAIN_WORKERS = 1
 SELFPLAY_PLAYERS = "kermit:worlds=10,points=false"
 """The player of every seat in ``skat train selfplay``: Kermit's bidding, cheap PIMC card play."""
 

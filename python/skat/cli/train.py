@@ -173,6 +173,7 @@ def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
                     workers=args.workers,
                     model_path=args.guide,
                     progress=lambda n: bar.advance(task, n),
+                    ray=args.ray,
                 ):
                     out.write(record + "\n")
                     out.flush()
@@ -293,6 +294,7 @@ def cmd_train_inference(args: argparse.Namespace, console: Console) -> int:
             bidder=args.bidder,
             workers=args.workers,
             progress=lambda n: bar.update(task, completed=n),
+            ray=args.ray,
         )
     note = {
         "command": _command_line(),
@@ -313,7 +315,7 @@ def cmd_train_inference(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _seed_and_workers(p: argparse.ArgumentParser, seed_help: str) -> None:
+def _run_options(p: argparse.ArgumentParser, seed_help: str) -> None:
     p.add_argument(
         "--seed",
         type=checks.seed,
@@ -323,9 +325,11 @@ def _seed_and_workers(p: argparse.ArgumentParser, seed_help: str) -> None:
     p.add_argument(
         "--workers",
         type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.TRAIN_WORKERS,
-        help=f"worker processes, 1..{checks.WORKERS_MAX} (default: {defaults.TRAIN_WORKERS})",
+        default=defaults.local_cores(),
+        help=f"local worker processes (or Ray tasks in flight), 1..{checks.WORKERS_MAX}"
+        " (default: every local core)",
     )
+    p.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -378,20 +382,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         default=defaults.SELFPLAY_SHARD_GAMES,
         help=f"games per shard (default: {defaults.SELFPLAY_SHARD_GAMES})",
     )
-    s.add_argument(
-        "--seed",
-        type=checks.seed,
-        default=defaults.TRAIN_SEED,
-        help=f"the run's seed, 0..2**64-1 (default: {defaults.TRAIN_SEED})",
-    )
-    s.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help=f"local worker processes, or Ray tasks in flight, 1..{checks.WORKERS_MAX}"
-        " (default: every local core)",
-    )
-    s.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
+    _run_options(s, "the run's seed")
     s.set_defaults(func=cmd_train_selfplay, check=check_selfplay)
 
     b = kinds.add_parser(
@@ -412,7 +403,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         type=checks.out_file,
         help="generated games (ISS records, appended)",
     )
-    _seed_and_workers(b, "generation and split seed")
+    _run_options(b, "generation and split seed")
     b.add_argument(
         "--worlds",
         type=checks.integer(1, defaults.WORLDS_MAX),
@@ -520,7 +511,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         default=defaults.TRAIN_SMOOTHING,
         help=f"prior weight, >= 0 (default: {defaults.TRAIN_SMOOTHING:g})",
     )
-    _seed_and_workers(i, "deal seed")
+    _run_options(i, "deal seed")
     i.add_argument(
         "--out", type=checks.out_file, help="tables file to write (default: inference.npz)"
     )

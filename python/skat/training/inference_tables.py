@@ -17,7 +17,6 @@ over worker processes without changing the result.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -26,6 +25,7 @@ from skat._core import Cards, Deal, Phase, auction_outcomes
 from skat.defaults import TRAIN_BIDDER
 from skat.inference import FEATURE_VALUES, OUTCOMES, count_hands
 from skat.match import play
+from skat.parallel import run_tasks
 from skat.players.base import make_player
 from skat.seeds import derive_seed
 
@@ -57,28 +57,20 @@ def count_auctions(
     workers: int = 1,
     start: int = 0,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Feature counts per outcome (``OUTCOMES x FEATURE_VALUES``) and hands per outcome over
-    deals ``start .. deals - 1``; ``progress(n)`` is called with the deals done so far."""
+    deals ``start .. deals - 1``; ``progress(n)`` is called with the deals done so far. The
+    chunks run on ``workers`` local processes or on Ray (:func:`skat.parallel.run_tasks`);
+    counts are sums, so the result does not depend on how they ran."""
     counts = np.zeros((OUTCOMES, FEATURE_VALUES), dtype=np.int64)
     hands = np.zeros(OUTCOMES, dtype=np.int64)
     jobs = [(bidder, seed, lo, hi) for lo, hi in _chunks(deals, start, 200)]
     done = 0
-    if workers <= 1:
-        results: Iterator[tuple[np.ndarray, np.ndarray]] = map(_chunk, jobs)
-        pool = None
-    else:
-        pool = multiprocessing.get_context("spawn").Pool(workers)
-        results = pool.imap(_chunk, jobs)
-    try:
-        for (c, h), (_, _, lo, hi) in zip(results, jobs, strict=True):
-            counts += c
-            hands += h
-            done += hi - lo
-            if progress is not None:
-                progress(done)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    for i, (c, h) in run_tasks(_chunk, jobs, workers=workers, ray=ray):
+        counts += c
+        hands += h
+        done += jobs[i][3] - jobs[i][2]
+        if progress is not None:
+            progress(done)
     return counts, hands
