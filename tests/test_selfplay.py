@@ -287,6 +287,10 @@ def test_cli_curve_and_training_from_a_selfplay_directory(
                 str(tmp_path / "held.iss"),
                 "--solver-games",
                 "5",
+                "--pimc-games",
+                "4",
+                "--pimc-worlds",
+                "3",
                 "--json",
                 str(report),
             ]
@@ -294,6 +298,10 @@ def test_cli_curve_and_training_from_a_selfplay_directory(
         == 0
     )
     data = json.loads(report.read_text())
+    families = data["sections"]["held_out"]["families"].values()
+    assert sum(f["solver"]["n"] for f in families if "solver" in f) == 5
+    assert sum(f["pimc"]["n"] for f in families if "pimc" in f) == 4
+    assert all(0.0 <= f["pimc"]["pimc_rate"] <= 1.0 for f in families if "pimc" in f)
     assert (
         data["training_games"]
         == sum(1 for _ in samples_from_records(read_records([contract_games])))

@@ -151,6 +151,8 @@ REPORT_SEED = 0
 REPORT_SIDES = INFERENCE_SIDES
 REPORT_CANDIDATES = INFERENCE_CANDIDATES
 REPORT_SOLVER_GAMES = 1000
+REPORT_PIMC_GAMES = 0
+REPORT_PIMC_WORLDS = 40
 
 # ----- opponent modelling (PIPMA, mistake, tracker, count) -------------------------------------
 

@@ -18,9 +18,10 @@ from skat.display import progress_bar, save_json
 
 BIDDING_HELP = """\
 Calibration of a bidding model: on held-out games (--data), predicted against actual declarer
-win rates per game type, Brier scores, and the open-handed solver's verdict on the same deals
-(the thesis's Table 4.1 comparison); on real human games (--iss) the same where their
-declarations can be scored. Writes a calibration plot (--plot PNG) and JSON (--json).
+win rates per game type, Brier scores and log-loss, the open-handed solver's verdict on the
+same deals, and PIMC's estimate at the declarer's first card (--pimc-games; the thesis's
+Table 4.1 comparison); on real human games (--iss) the same where their declarations can be
+scored. Writes a calibration plot (--plot PNG) and JSON (--json).
 """
 
 INFERENCE_HELP = """\
@@ -33,16 +34,27 @@ sampled uniformly; per game type, side and trick. Writes a plot (--plot PNG) and
 
 def cmd_report_bidding(args: argparse.Namespace, console: Console) -> int:
     from skat.bidding.model import BiddingModel, default_model
-    from skat.training.bidding_report import bidding_report, plot_calibration, report_tables
+    from skat.training.bidding_report import (
+        ReportChecks,
+        bidding_report,
+        plot_calibration,
+        report_tables,
+    )
 
     model = BiddingModel.load(args.model) if args.model else default_model()
+    checks = ReportChecks(
+        solver_games=args.solver_games,
+        pimc_games=args.pimc_games,
+        pimc_worlds=args.pimc_worlds,
+        seed=args.seed,
+    )
     with progress_bar(console) as bar:
         task = bar.add_task("solving", total=None)
         report = bidding_report(
             model,
             args.data or [],
             args.iss or [],
-            solver_games=args.solver_games,
+            checks,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
     for table in report_tables(report):
@@ -145,6 +157,26 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         type=checks.integer(0, checks.COUNT_MAX),
         default=defaults.REPORT_SOLVER_GAMES,
         help=f"games checked by the solver (default: {defaults.REPORT_SOLVER_GAMES})",
+    )
+    b.add_argument(
+        "--pimc-games",
+        type=checks.integer(0, checks.COUNT_MAX),
+        default=defaults.REPORT_PIMC_GAMES,
+        help="games whose declarer's first card PIMC estimates (Kermit's Table 4.1)"
+        f" (default: {defaults.REPORT_PIMC_GAMES})",
+    )
+    b.add_argument(
+        "--pimc-worlds",
+        type=checks.integer(1, defaults.WORLDS_MAX),
+        default=defaults.REPORT_PIMC_WORLDS,
+        help=f"worlds of that estimate, with kermit's inference"
+        f" (default: {defaults.REPORT_PIMC_WORLDS})",
+    )
+    b.add_argument(
+        "--seed",
+        type=checks.seed,
+        default=defaults.REPORT_SEED,
+        help=f"sampling seed of the PIMC estimates (default: {defaults.REPORT_SEED})",
     )
     _outputs(b, "calibration plot")
     b.set_defaults(func=cmd_report_bidding)

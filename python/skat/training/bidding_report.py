@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from rich.table import Table
 
-from skat._core import Cards, Game, Phase, Position, Solver
+from skat._core import Cards, Game, Inference, Phase, Pimc, Position, Solver
 from skat.bidding.model import BiddingModel
-from skat.defaults import SOLVER_TT_MB
+from skat.defaults import INFERENCE_SIDES, REPORT_SEED, REPORT_SOLVER_GAMES, SOLVER_TT_MB
+from skat.inference import make_inference
+from skat.seeds import derive_seed
 from skat.training.fit import samples_with_records
 from skat.training.generate import read_records
 
@@ -70,45 +73,89 @@ def solver_verdict(game: Game, solver: Solver) -> bool | None:
     return solver.reaches(pos, 61)
 
 
+def pimc_estimate(
+    game: Game, pimc: Pimc, inference: Inference | None, seed: int
+) -> tuple[float, int] | None:
+    """PIMC's estimate of the declarer's chance to win, at her first card: the highest win
+    share over her legal cards across the sampled worlds (Kermit's Table 4.1), and the number
+    of cards played before it (0-2). None when the game has no card play by the declarer."""
+    g = start_of_play(game)
+    declarer = g.declarer
+    if g.phase != Phase.PLAY or declarer is None:
+        return None
+    for seat, action in game.history[len(g.history) :]:
+        if g.is_over or g.to_move == declarer:
+            break
+        g.apply(action, seat if isinstance(seat, int) else None)
+    if g.is_over or g.to_move != declarer:
+        return None
+    decision = pimc.decide(g.view(declarer), seed=seed, inference=inference)
+    return max(v.win for v in decision.values), len(g.trick)
+
+
+def _check_summary(
+    rows: Sequence[dict[str, Any]], key: str, rate: str, brier: str
+) -> dict[str, Any] | None:
+    checked = [r for r in rows if r.get(key) is not None]
+    if not checked:
+        return None
+    v = np.array([float(r[key]) for r in checked])
+    y = np.array([r["won"] for r in checked], dtype=np.float64)
+    p = np.array([r["p"] for r in checked])
+    return {
+        "n": len(checked),
+        "actual": float(y.mean()),
+        rate: float(v.mean()),
+        "predicted": float(p.mean()),
+        brier: float(np.mean((v - y) ** 2)),
+        "brier_10_2": float(np.mean((p - y) ** 2)),
+    }
+
+
 def _section(
     model: BiddingModel,
     lines: Sequence[str],
-    solver_games: int,
-    solver: Solver,
+    checks: ReportChecks,
     progress: Callable[[int, int], None] | None,
 ) -> dict[str, Any]:
     pairs = samples_with_records(lines)
-    rows: list[tuple[str, float, bool, bool | None]] = [
-        (
-            family_of(s.kind),
-            model.tables.win_probability(
+    rows: list[dict[str, Any]] = [
+        {
+            "family": family_of(s.kind),
+            "p": model.tables.win_probability(
                 Cards.from_bits(s.hand), Cards.from_bits(s.discard), s.kind, s.seat
             ),
-            s.won,
-            None,
-        )
+            "won": s.won,
+        }
         for s, _ in pairs
     ]
-    n_solve = min(solver_games, len(rows))
-    for i in range(n_solve):
-        fam, prob, won, _ = rows[i]
-        rows[i] = (fam, prob, won, solver_verdict(Game.from_iss(pairs[i][1]), solver))
+    n_solve = min(checks.solver_games, len(rows))
+    n_pimc = min(checks.pimc_games, len(rows)) if checks.pimc_worlds else 0
+    total = n_solve + n_pimc
+    pimc = Pimc(worlds=checks.pimc_worlds, threads=1, points=False) if n_pimc else None
+    inference = make_inference(checks.pimc_sides) if n_pimc and checks.pimc_sides != "NI" else None
+    for i in range(max(n_solve, n_pimc)):
+        game = Game.from_iss(pairs[i][1])
+        if i < n_solve:
+            rows[i]["solver"] = solver_verdict(game, checks.solver)
+        if pimc is not None and i < n_pimc:
+            est = pimc_estimate(game, pimc, inference, derive_seed(checks.seed, i))
+            rows[i]["pimc"] = None if est is None else est[0]
         if progress:
-            progress(i + 1, n_solve)
+            progress(min(i + 1, n_solve) + min(i + 1, n_pimc), total)
     out: dict[str, Any] = {"games": len(rows), "families": {}}
     if rows:
         out.update(
             probability_scores(
-                np.array([r[1] for r in rows]), np.array([r[2] for r in rows], dtype=np.float64)
+                np.array([r["p"] for r in rows]), np.array([r["won"] for r in rows], dtype=float)
             )
         )
     for fam in FAMILIES:
-        sel = [r for r in rows if r[0] == fam]
+        sel = [r for r in rows if r["family"] == fam]
         if not sel:
             continue
-        p = np.array([r[1] for r in sel])
-        y = np.array([r[2] for r in sel], dtype=np.float64)
-        solved = [(r[3], r[2], r[1]) for r in sel if r[3] is not None]
+        p = np.array([r["p"] for r in sel])
+        y = np.array([r["won"] for r in sel], dtype=np.float64)
         entry: dict[str, Any] = {
             "n": len(sel),
             "actual": float(y.mean()),
@@ -116,18 +163,12 @@ def _section(
             **probability_scores(p, y),
             "brier_base_rate": float(y.mean() * (1 - y.mean())),
         }
+        solved = _check_summary(sel, "solver", "solver_rate", "brier_solver")
         if solved:
-            v = np.array([s[0] for s in solved], dtype=np.float64)
-            ys = np.array([s[1] for s in solved], dtype=np.float64)
-            ps = np.array([s[2] for s in solved])
-            entry["solver"] = {
-                "n": len(solved),
-                "actual": float(ys.mean()),
-                "solver_rate": float(v.mean()),
-                "predicted": float(ps.mean()),
-                "brier_solver": float(np.mean((v - ys) ** 2)),
-                "brier_10_2": float(np.mean((ps - ys) ** 2)),
-            }
+            entry["solver"] = solved
+        estimated = _check_summary(sel, "pimc", "pimc_rate", "brier_pimc")
+        if estimated:
+            entry["pimc"] = {**estimated, "worlds": checks.pimc_worlds, "sides": checks.pimc_sides}
         bins = []
         edges = np.linspace(0, 1, 11)
         for lo, hi in itertools.pairwise(edges):
@@ -147,22 +188,37 @@ def _section(
     return out
 
 
+@dataclass
+class ReportChecks:
+    """What is checked besides the 10+2 prediction, on the first games of each section: the
+    open-handed solver's verdict (``solver_games``) and PIMC's estimate at the declarer's
+    first card (``pimc_games`` with ``pimc_worlds`` worlds drawn with ``pimc_sides``
+    inference, seeded by ``seed``; 0 worlds: none)."""
+
+    solver_games: int = REPORT_SOLVER_GAMES
+    pimc_games: int = 0
+    pimc_worlds: int = 0
+    pimc_sides: str = INFERENCE_SIDES
+    seed: int = REPORT_SEED
+    solver: Solver = field(default_factory=lambda: Solver(tt_mb=SOLVER_TT_MB))
+
+
 def bidding_report(
     model: BiddingModel,
     data_files: Sequence[str],
     iss_files: Sequence[str],
-    solver_games: int = 1000,
+    checks: ReportChecks | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """The calibration report as a JSON-ready dict (see the module documentation)."""
-    solver = Solver(tt_mb=SOLVER_TT_MB)
+    checks = checks or ReportChecks()
     report: dict[str, Any] = {
         "model": model.meta,
         "training_games": model.meta.get("training_games", model.meta.get("samples")),
         "sections": {},
     }
     if data_files:
-        held = _section(model, read_records(data_files), solver_games, solver, progress)
+        held = _section(model, read_records(data_files), checks, progress)
         report["sections"]["held_out"] = held
         report["held_out"] = {
             "games": held["games"],
@@ -170,37 +226,27 @@ def bidding_report(
             "log_loss": held.get("log_loss"),
         }
     if iss_files:
-        report["sections"]["human"] = _section(
-            model, read_records(iss_files), solver_games, solver, progress
-        )
+        report["sections"]["human"] = _section(model, read_records(iss_files), checks, progress)
     return report
 
 
+CHECK_TITLES = {
+    "solver": "the open-handed solver's verdict on the true deal",
+    "pimc": "PIMC's estimate at the declarer's first card (Table 4.1)",
+}
+
+
 def report_tables(report: dict[str, Any]) -> list[Table]:
-    """Rich tables of a report."""
+    """Rich tables of a report: per section the 10+2 calibration, then each check made."""
     tables = []
     for name, sec in report["sections"].items():
         t = Table(
-            title=f"{name}: {sec['games']} declared games (win rates; Brier scores, lower is"
-            " better; 'solved': the subset the open-handed solver checked)"
+            title=f"{name}: {sec['games']} declared games (win rates; Brier scores B and"
+            " log-loss LL, lower is better)"
         )
-        for col in (
-            "family",
-            "n",
-            "actual",
-            "10+2",
-            "B 10+2",
-            "LL 10+2",
-            "B base",
-            "solved",
-            "actual",
-            "solver",
-            "B solver",
-            "B 10+2",
-        ):
+        for col in ("family", "n", "actual", "10+2", "B 10+2", "LL 10+2", "B base rate"):
             t.add_column(col, justify="right")
         for fam, e in sec["families"].items():
-            s = e.get("solver")
             t.add_row(
                 fam,
                 str(e["n"]),
@@ -209,13 +255,26 @@ def report_tables(report: dict[str, Any]) -> list[Table]:
                 f"{e['brier']:.4f}",
                 f"{e['log_loss']:.4f}",
                 f"{e['brier_base_rate']:.4f}",
-                str(s["n"]) if s else "-",
-                f"{s['actual']:.3f}" if s else "-",
-                f"{s['solver_rate']:.3f}" if s else "-",
-                f"{s['brier_solver']:.4f}" if s else "-",
-                f"{s['brier_10_2']:.4f}" if s else "-",
             )
         tables.append(t)
+        for key, what in CHECK_TITLES.items():
+            rows = [(fam, e[key]) for fam, e in sec["families"].items() if key in e]
+            if not rows:
+                continue
+            c = Table(title=f"{name}: {what}, on the games it checked")
+            for col in ("family", "n", "actual", key, "10+2", f"B {key}", "B 10+2"):
+                c.add_column(col, justify="right")
+            for fam, r in rows:
+                c.add_row(
+                    fam,
+                    str(r["n"]),
+                    f"{r['actual']:.3f}",
+                    f"{r[f'{key}_rate']:.3f}",
+                    f"{r['predicted']:.3f}",
+                    f"{r[f'brier_{key}']:.4f}",
+                    f"{r['brier_10_2']:.4f}",
+                )
+            tables.append(c)
     return tables
 
 
