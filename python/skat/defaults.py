@@ -135,6 +135,13 @@ SELFPLAY_CHUNK_GAMES = 50
 """Games per task handed to a worker in a self-play run."""
 
 TRAIN_HELD_OUT = 0.2
+SWEEP_PLAYER = "kermit:worlds=20,points=false"
+"""The candidate of ``skat research thresholds``."""
+
+SWEEP_OPPONENTS = ("rules", "kermit:worlds=20,points=false")
+SWEEP_THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75)
+SWEEP_DEALS = 200
+
 CURVE_SIZES = (7_000, 25_000, 50_000, 100_000, 200_000)
 """Training-set sizes of ``skat train curve``."""
 

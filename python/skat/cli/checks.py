@@ -111,6 +111,21 @@ port = integer(0, 65535)
 """An argparse type: a TCP port, 0 for a free one."""
 
 
+def unit_list(text: str) -> list[float]:
+    """An argparse type: comma-separated distinct numbers in 0..1.
+
+    >>> unit_list("0, 0.3,0.6")
+    [0.0, 0.3, 0.6]
+    """
+    parse = real(0.0, 1.0)
+    values = [parse(part.strip()) for part in text.split(",") if part.strip()]
+    if not values:
+        raise argparse.ArgumentTypeError(f"expected numbers in 0..1, got {text!r}")
+    if len(set(values)) != len(values):
+        raise argparse.ArgumentTypeError(f"expected distinct numbers, got {text!r}")
+    return values
+
+
 def in_file(text: str) -> str:
     """An argparse type: an existing, readable file (not a directory)."""
     if os.path.isdir(text):

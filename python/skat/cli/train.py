@@ -118,15 +118,22 @@ def cmd_train_selfplay(args: argparse.Namespace, console: Console) -> int:
         def advance(n: int) -> None:
             bar.advance(task, n)
 
-        summary = selfplay(
-            args.out,
-            args.games,
-            config,
-            workers=args.workers,
-            ray=args.ray,
-            progress=advance,
-            command=_command_line(),
-        )
+        try:
+            summary = selfplay(
+                args.out,
+                args.games,
+                config,
+                workers=args.workers,
+                ray=args.ray,
+                progress=advance,
+                command=_command_line(),
+            )
+        except KeyboardInterrupt:
+            console.print(
+                f"stopped: the finished shards are kept in {args.out};"
+                " the same command resumes the run"
+            )
+            return 130
     t = Table(title=f"{summary.directory}: {summary.games} games in {len(summary.shards)} shards")
     for col in ("played now", "CPU s", "wall s", "games / CPU s", "declared", "declarer won"):
         t.add_column(col, justify="right")

@@ -29,6 +29,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
 def _modules() -> list[ModuleType]:
     """The kinds' modules, imported here so that the layer test sees each of them."""
-    from skat.cli.research import bcd, kuhn, prefix_trees, properties, spades, synthetic
+    from skat.cli.research import (
+        bcd,
+        kuhn,
+        prefix_trees,
+        properties,
+        spades,
+        synthetic,
+        thresholds,
+    )
 
-    return [kuhn, synthetic, properties, bcd, prefix_trees, spades]
+    return [kuhn, synthetic, properties, bcd, prefix_trees, spades, thresholds]

@@ -33,21 +33,6 @@ the manner of Fig. 9.1. The result does not depend on --workers. The default gri
 """
 
 
-def unit_list(text: str) -> list[float]:
-    """An argparse type: comma-separated distinct numbers in 0..1.
-
-    >>> unit_list("0, 0.3,0.6")
-    [0.0, 0.3, 0.6]
-    """
-    parse = checks.real(0.0, 1.0)
-    values = [parse(part.strip()) for part in text.split(",") if part.strip()]
-    if not values:
-        raise argparse.ArgumentTypeError(f"expected numbers in 0..1, got {text!r}")
-    if len(set(values)) != len(values):
-        raise argparse.ArgumentTypeError(f"expected distinct numbers, got {text!r}")
-    return values
-
-
 def _numbers(values: tuple[float, ...]) -> str:
     return ",".join(f"{v:g}" for v in values)
 
@@ -128,7 +113,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     ):
         b.add_argument(
             f"--{name}",
-            type=unit_list,
+            type=checks.unit_list,
             default=list(values),
             metavar="X,Y,...",
             help=f"{name} values in 0..1 (default: {_numbers(values)})",

@@ -1,0 +1,47 @@
+"""The bidding-threshold sweep (``skat research thresholds``) on a tiny run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skat.cli import main
+from skat.research.thresholds import sweep, with_threshold
+from skat.tournament import run
+
+
+def test_with_threshold_replaces_or_adds_the_option() -> None:
+    assert with_threshold("kermit:worlds=3,threshold=0.6", 0.55) == "kermit:worlds=3,threshold=0.55"
+    assert with_threshold("kermit:worlds=3", 0.7) == "kermit:worlds=3,threshold=0.7"
+
+
+def test_sweep_rows_are_the_tournaments_of_each_threshold() -> None:
+    result = sweep("kermit:worlds=1", ["rules"], [0.5, 0.75], deals=2, seed=3)
+    assert [(r["opponent"], r["threshold"]) for r in result["rows"]] == [
+        ("rules", 0.5),
+        ("rules", 0.75),
+    ]
+    for row in result["rows"]:
+        direct = run(row["spec"], "rules", mode="full", deals=2, seed=3)
+        assert row["difference"] == direct.paired_difference.to_json()
+        assert row["player"] == direct.players[direct.a].to_json()
+        games = direct.players[direct.a].games
+        assert row["declared_share"] == direct.players[direct.a].declarer_games / games
+
+
+def test_cli_writes_table_json_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    js, png = tmp_path / "s.json", tmp_path / "s.png"
+    args = ["research", "thresholds", "--player", "kermit:worlds=1", "--against", "rules"]
+    args += ["--thresholds", "0.5,0.7", "--deals", "2", "--seed", "1", "--workers", "1"]
+    assert main([*args, "--json", str(js), "--plot", str(png)]) == 0
+    data = json.loads(js.read_text())
+    assert [r["threshold"] for r in data["rows"]] == [0.5, 0.7]
+    assert png.stat().st_size > 10_000
+    assert "threshold sweep" in capsys.readouterr().out
+    for bad in (["--player", "rules"], ["--thresholds", "0.5,1.5"], ["--against", "nobody"]):
+        code = main(["research", "thresholds", "--deals", "1", *bad])
+        assert code == 2, bad
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
