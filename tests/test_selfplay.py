@@ -246,6 +246,8 @@ def test_cli_curve_and_training_from_a_selfplay_directory(
                 "700,5000",
                 "--held-out",
                 "0.2",
+                "--max-games",
+                "900",
                 "--json",
                 str(js),
                 "--plot",
@@ -255,6 +257,7 @@ def test_cli_curve_and_training_from_a_selfplay_directory(
         == 0
     )
     curve = json.loads(js.read_text())
+    assert curve["pool_games"] + curve["test_games"] == 900  # every training contract declared
     assert curve["points"][0]["training_games"] == 700
     assert png.stat().st_size > 10_000
     model = tmp_path / "m.npz"

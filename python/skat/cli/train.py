@@ -186,8 +186,11 @@ def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
                     out.flush()
         files.append(args.records)
     errors: list[str] = []
+    lines = read_records(files)
+    if args.max_games:
+        lines = lines[: args.max_games]
     pairs = samples_with_records(
-        read_records(files + list(args.iss or [])), on_error=lambda line, e: errors.append(str(e))
+        lines + read_records(list(args.iss or [])), on_error=lambda line, e: errors.append(str(e))
     )
     if errors:
         console.print(f"[yellow]{len(errors)} unreadable record(s) skipped[/yellow]")
@@ -246,7 +249,8 @@ def cmd_train_curve(args: argparse.Namespace, console: Console) -> int:
     from skat.training.fit import samples_from_records, split
     from skat.training.generate import read_records
 
-    samples = samples_from_records(read_records(args.data))
+    lines = read_records(args.data)
+    samples = samples_from_records(lines[: args.max_games] if args.max_games else lines)
     train, test = split(samples, args.held_out, args.seed)
     if not train or not test:
         console.print(f"[red]{len(samples)} declared games: too few to split[/red]")
@@ -429,6 +433,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help="more records to learn from: ISS files (gzip too) or self-play directories",
     )
     b.add_argument(
+        "--max-games",
+        type=checks.integer(0, checks.COUNT_MAX),
+        default=0,
+        help="use only the first N records of --data and --records, in file and line order"
+        " (self-play directories: games 0..N-1; default: 0, all)",
+    )
+    b.add_argument(
         "--iss",
         nargs="*",
         metavar="PATH",
@@ -463,6 +474,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         metavar="PATH",
         type=checks.in_path,
         help="records: ISS files (gzip too) or self-play directories",
+    )
+    c.add_argument(
+        "--max-games",
+        type=checks.integer(0, checks.COUNT_MAX),
+        default=0,
+        help="use only the first N records of --data (default: 0, all)",
     )
     c.add_argument(
         "--sizes",
