@@ -28,6 +28,16 @@ Endpoints (all JSON unless noted):
 - ``GET /api/sessions/{id}/games/{N}.iss``, ``GET /api/sessions/{id}/records.iss``: finished
   games as ISS records (text).
 - ``DELETE /api/sessions/{id}``: end the session.
+
+The record viewer (``GET /viewer``, :mod:`skat.web.viewer`):
+
+- ``POST /api/records?name=FILE`` with an ISS record file as the body: 201 with the file's
+  ``id``, its games (one summary each) and the lines that could not be read.
+- ``GET /api/records/{id}``: that listing again.
+- ``GET /api/records/{id}/games/{N}``: game N in full (dealt hands, skat, auction, every
+  card with its trick, result).
+- ``GET /api/records/{id}/games/{N}/analysis[?wait=S]``: the open-handed value of every legal
+  card at every card played; 202 ``{"status": "pending"}`` while it is computed.
 """
 
 from __future__ import annotations
@@ -47,8 +57,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from skat.web.tables import ApiError, Tables, WebSession
+from skat.web.viewer import RecordLibrary
 
-__all__ = ["ApiError", "Tables", "WebSession", "create_app"]
+__all__ = ["ApiError", "RecordLibrary", "Tables", "WebSession", "create_app"]
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024
@@ -94,12 +105,38 @@ def _int_param(request: Request, key: str) -> int | None:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def create_app(tables: Tables | None = None) -> Starlette:
-    """The Starlette app for ``tables`` (a fresh :class:`Tables` with defaults if None)."""
+def create_app(tables: Tables | None = None, library: RecordLibrary | None = None) -> Starlette:
+    """The Starlette app for ``tables`` and the record viewer's ``library`` (fresh ones with
+    defaults if None)."""
     t = tables if tables is not None else Tables()
+    lib = library if library is not None else RecordLibrary()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def viewer(request: Request) -> Response:
+        return FileResponse(STATIC / "viewer.html", headers={"Cache-Control": "no-cache"})
+
+    async def upload_records(request: Request) -> Response:
+        raw = await request.body()
+        if len(raw) > lib.max_bytes:
+            raise ApiError(413, f"a record file of at most {lib.max_bytes // (1024 * 1024)} MB")
+        name = request.query_params.get("name", "records.iss")[:200]
+        text = raw.decode("utf-8", errors="replace")
+        return JSONResponse(lib.upload(text, name), status_code=201)
+
+    async def record_listing(request: Request) -> Response:
+        return JSONResponse(lib.listing(request.path_params["fid"]))
+
+    async def record_game(request: Request) -> Response:
+        return JSONResponse(lib.game(request.path_params["fid"], request.path_params["n"]))
+
+    async def record_analysis(request: Request) -> Response:
+        wait = _float_param(request, "wait", 20.0, 120.0)
+        report = await lib.analysis(request.path_params["fid"], request.path_params["n"], wait)
+        if report is None:
+            return JSONResponse({"status": "pending"}, status_code=202)
+        return JSONResponse(report)
 
     async def create(request: Request) -> Response:
         body = await _json_body(request)
@@ -200,6 +237,11 @@ def create_app(tables: Tables | None = None) -> Starlette:
         Route("/api/sessions/{sid}/analysis", analysis, methods=["GET"]),
         Route("/api/sessions/{sid}/games/{n:int}.iss", record, methods=["GET"]),
         Route("/api/sessions/{sid}/records.iss", records, methods=["GET"]),
+        Route("/viewer", viewer),
+        Route("/api/records", upload_records, methods=["POST"]),
+        Route("/api/records/{fid}", record_listing, methods=["GET"]),
+        Route("/api/records/{fid}/games/{n:int}", record_game, methods=["GET"]),
+        Route("/api/records/{fid}/games/{n:int}/analysis", record_analysis, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
@@ -211,4 +253,5 @@ def create_app(tables: Tables | None = None) -> Starlette:
         },
     )
     app.state.tables = t
+    app.state.library = lib
     return app

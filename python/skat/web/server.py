@@ -76,7 +76,8 @@ def serve(
     app = create_app(tables)
     url = _url(sock)
     out.print(
-        f"Skat table at [bold]{url}/[/bold] (opponents {escape(', '.join(specs))}); Ctrl-C stops",
+        f"Skat table at [bold]{url}/[/bold] (opponents {escape(', '.join(specs))}),"
+        f" record viewer at {url}/viewer; Ctrl-C stops",
         soft_wrap=True,
     )
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
@@ -87,6 +88,7 @@ def serve(
         pass
     finally:
         tables.close()
+        app.state.library.close()
         sock.close()
     return 0
 
@@ -101,7 +103,8 @@ class BackgroundServer:
         self.tables = tables
         self.sock = bind(host, port)
         self.url = _url(self.sock)
-        config = uvicorn.Config(create_app(tables), log_level="warning", lifespan="off")
+        self.app = create_app(tables)
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="off")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
@@ -125,4 +128,5 @@ class BackgroundServer:
         self.server.should_exit = True
         self.thread.join(timeout=10)
         self.tables.close()
+        self.app.state.library.close()
         self.sock.close()

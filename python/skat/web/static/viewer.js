@@ -1,0 +1,224 @@
+// The record viewer: opens an ISS record file through the server (POST /api/records), lists its
+// games and steps through one card by card with every hand shown, next to the open-handed
+// analysis of each card. Plain JavaScript, no build step; the API is in skat/web/app.py.
+"use strict";
+
+const SUITS = { C: "♣", S: "♠", H: "♥", D: "♦" };
+const SEATS = ["forehand", "middlehand", "rearhand"];
+let file = null;       // the listing of the open file
+let game = null;       // the game shown (GET /api/records/{id}/games/{n})
+let analysis = null;   // its analysis, once computed
+let step = 0;          // cards played so far in the view
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function cardEl(card, extra = "") {
+  const node = el("div", { class: `card ${extra}`.trim(), dataset: { card: card.card, suit: card.suit },
+                           title: card.text, "aria-label": card.text });
+  node.append(el("span", { class: "rank", text: card.rank }), el("span", { class: "suit", text: SUITS[card.suit] }));
+  return node;
+}
+
+function say(text, error = false) {
+  const box = document.getElementById("message");
+  box.hidden = !text;
+  box.textContent = text || "";
+  box.className = error ? "error" : "";
+}
+
+async function api(method, path, body) {
+  const response = await fetch(path, body === undefined ? { method } : { method, body });
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+  return { status: response.status, data };
+}
+
+// ----- the file -------------------------------------------------------------------------
+
+async function openFile(event) {
+  const chosen = event.target.files[0];
+  if (!chosen) return;
+  say("");
+  try {
+    const text = await chosen.text();
+    const { data } = await api("POST", `/api/records?name=${encodeURIComponent(chosen.name)}`, text);
+    file = data;
+    document.body.dataset.loaded = "true";
+    drawListing();
+    await showGame(1);
+  } catch (e) {
+    say(`Cannot open ${chosen.name}: ${e.message}`, true);
+  }
+}
+
+function resultText(g) {
+  if (g.passed) return "passed";
+  if (g.won === null) return "unfinished";
+  return `${g.won ? "won" : "lost"} ${g.value > 0 ? "+" : ""}${g.value}`;
+}
+
+function drawListing() {
+  const info = document.getElementById("file-info");
+  info.textContent = `${file.name}: ${file.games.length} game(s)` +
+    (file.errors.length ? `, ${file.errors.length} unreadable line(s)` : "");
+  const body = document.querySelector("#games tbody");
+  body.replaceChildren(...file.games.map((g) => el("tr", {
+    dataset: { game: g.game }, onclick: () => showGame(g.game) },
+    el("td", { text: g.game }),
+    el("td", { text: g.declarer === null ? "-" : g.names[g.declarer] }),
+    el("td", { text: g.contract || "-" }),
+    el("td", { text: resultText(g) }))));
+  document.getElementById("bad-lines").replaceChildren(
+    ...file.errors.slice(0, 20).map((e) => el("li", { text: `line ${e.line}: ${e.message}` })));
+}
+
+async function showGame(n) {
+  try {
+    const { data } = await api("GET", `/api/records/${file.id}/games/${n}`);
+    game = data;
+    analysis = null;
+    step = 0;
+    document.getElementById("board").hidden = false;
+    for (const row of document.querySelectorAll("#games tbody tr"))
+      row.classList.toggle("current", Number(row.dataset.game) === n);
+    drawFacts();
+    draw();
+    loadAnalysis(n);
+  } catch (e) {
+    say(e.message, true);
+  }
+}
+
+async function loadAnalysis(n) {
+  document.getElementById("summary").replaceChildren(el("li", { text: "analysing…" }));
+  document.getElementById("moves").replaceChildren();
+  try {
+    for (;;) {
+      const { status, data } = await api("GET", `/api/records/${file.id}/games/${n}/analysis?wait=20`);
+      if (!game || game.game !== n) return;          // another game was opened meanwhile
+      if (status === 200) { analysis = data; break; }
+    }
+    document.getElementById("summary").replaceChildren(...analysis.summary.map((s) => el("li", { text: s })));
+    document.getElementById("moves").replaceChildren(...analysis.moves.map((m) => el("li", {
+      class: m.costly ? "costly" : "", value: m.number, dataset: { number: m.number },
+      onclick: () => { step = m.number; draw(); } }, `${game.names[m.seat]}, ${m.text}`)));
+    draw();
+  } catch (e) {
+    document.getElementById("summary").replaceChildren(el("li", { text: e.message }));
+  }
+}
+
+// ----- drawing --------------------------------------------------------------------------
+
+function startHand(seat) {
+  let cards = game.hands[seat].slice();
+  if (seat === game.declarer && game.picked_up && game.discard) {
+    const away = new Set(game.discard.map((c) => c.card));
+    cards = cards.concat(game.skat).filter((c) => !away.has(c.card));
+  }
+  return cards;
+}
+
+function drawFacts() {
+  document.getElementById("game-title").textContent =
+    `Game ${game.game}` + (game.contract ? `: ${game.names[game.declarer]} plays ${game.contract}` : "");
+  document.getElementById("auction").replaceChildren(...game.auction.map((a) =>
+    el("li", { text: `${a.seat === null ? "" : game.names[a.seat] + ": "}${a.action}` })));
+  const r = game.result;
+  const box = document.getElementById("result");
+  if (game.passed) { box.textContent = "everybody passed"; return; }
+  if (!r) { box.textContent = "unfinished"; return; }
+  box.textContent = `${r.won ? "won" : "lost"}, value ${r.value}, declarer's card points ` +
+    `${r.declarer_points}; scores ${r.scores.join(" / ")}`;
+}
+
+function draw() {
+  const total = game.cards.length;
+  step = Math.max(0, Math.min(step, total));
+  document.body.dataset.step = String(step);
+  const played = new Set(game.cards.slice(0, step).map((c) => c.card));
+  const next = game.cards[step];
+  for (const seat of [0, 1, 2]) {
+    const box = document.getElementById(`seat-${seat}`);
+    box.classList.toggle("to-move", !!next && next.seat === seat);
+    const badge = seat === game.declarer ? " (declarer)" : "";
+    box.replaceChildren(
+      el("div", { class: "name", text: `${game.names[seat]}, ${SEATS[seat]}${badge}` }),
+      el("div", { class: "cards small" }, ...startHand(seat).map((c) =>
+        cardEl(c, played.has(c.card) ? "gone" : ""))));
+  }
+  const skat = document.getElementById("skat");
+  skat.replaceChildren(...game.skat.map((c) => cardEl(c)));
+  if (game.discard) skat.append(el("span", { class: "label", text: " put away:" }),
+                                ...game.discard.map((c) => cardEl(c)));
+  const trickBox = document.getElementById("trick-cards");
+  const label = document.getElementById("trick-label");
+  if (step === 0) {
+    trickBox.replaceChildren();
+    label.textContent = "Trick";
+  } else {
+    const t = game.cards[step - 1].trick;
+    const shown = game.cards.slice(0, step).filter((c) => c.trick === t);
+    const complete = shown.length === 3 && shown[0].winner !== null;
+    label.textContent = `Trick ${t}` + (complete ? `: ${game.names[shown[0].winner]} wins` : "");
+    trickBox.replaceChildren(...shown.map((c) => {
+      const node = cardEl(c, complete && c.seat === c.winner ? "won" : "");
+      node.append(el("span", { class: "who", text: game.names[c.seat] }));
+      return node;
+    }));
+  }
+  document.getElementById("step-label").textContent = step === 0
+    ? `before the first card (${total})` : `card ${step} of ${total}`;
+  drawVerdict();
+  for (const li of document.querySelectorAll("#moves li"))
+    li.classList.toggle("current", Number(li.dataset.number) === step);
+}
+
+function drawVerdict() {
+  const box = document.getElementById("verdict");
+  box.className = "panel";
+  if (step === 0) { box.textContent = "Step through the game with ▶ or the → key."; return; }
+  const move = analysis && analysis.moves.find((m) => m.number === step);
+  if (!move) { box.textContent = analysis ? "no analysis for this card" : "analysing…"; return; }
+  if (move.costly) box.classList.add("costly");
+  const values = Object.entries(move.values).map(([card, v]) => el("span", {
+    class: `value${move.best.includes(card) ? " best" : ""}${card === move.card ? " played" : ""}`,
+    text: `${SUITS[card[0]]}${card[1] === "T" ? "10" : card[1]} ${v}` }));
+  box.replaceChildren(el("div", { text: move.text }),
+                      move.forced ? el("div", { text: "(the only legal card)" }) : el("div", { class: "values" }, ...values));
+}
+
+function go(to) {
+  if (!game) return;
+  step = to;
+  draw();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("file-input").addEventListener("change", openFile);
+  document.getElementById("first").addEventListener("click", () => go(0));
+  document.getElementById("prev").addEventListener("click", () => go(step - 1));
+  document.getElementById("next").addEventListener("click", () => go(step + 1));
+  document.getElementById("last").addEventListener("click", () => go(game ? game.cards.length : 0));
+  document.addEventListener("keydown", (e) => {
+    if (!game || e.target.tagName === "INPUT") return;
+    if (e.key === "ArrowRight") go(step + 1);
+    else if (e.key === "ArrowLeft") go(step - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(game.cards.length);
+    else return;
+    e.preventDefault();
+  });
+});
