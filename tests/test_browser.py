@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from skat._core import Game
@@ -96,6 +97,60 @@ def test_play_a_whole_game_by_clicking(driver: WebDriver) -> None:
         assert game.is_over and game.declarer == 0
         n_rows = len(d.find_elements(By.CSS_SELECTOR, "#analysis-table tbody tr"))
         assert n_rows == len(game.played)
+
+
+def key_and_wait(d: WebDriver, *keys: str) -> None:
+    """Sends ``keys`` to the page and waits for the next state to be drawn."""
+    version = body(d, "version")
+    page = d.find_element(By.TAG_NAME, "body")
+    for k in keys:
+        page.send_keys(k)
+    wait_for(d, lambda: body(d, "version") != version and ready(d), what=f"after keys {keys}")
+
+
+def test_play_a_whole_game_with_the_keyboard(driver: WebDriver) -> None:
+    d = driver
+    with BackgroundServer(Tables(opponents=["rules"], pace=0)) as server:
+        d.get(server.url + "/")
+        wait_for(d, lambda: ready(d), what="the first state")
+        new_list(d, seed=11, games=1)
+        first = d.find_element(By.CSS_SELECTOR, '#actions button[data-key="1"]')
+        assert first.get_attribute("data-token") == "18"
+        key_and_wait(d, "1")  # bid 18 with the number key
+        moves = 0
+        while body(d, "over") != "true":
+            phase = body(d, "phase")
+            if phase == "play":
+                legal = [
+                    c.get_attribute("data-card")
+                    for c in d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
+                ]
+                page = d.find_element(By.TAG_NAME, "body")
+                page.send_keys(Keys.ARROW_RIGHT)
+                focused = d.find_element(By.CSS_SELECTOR, "#hand .card.focused")
+                assert focused.get_attribute("data-card") == legal[0]
+                if len(legal) > 1:  # the cursor walks over the legal cards only
+                    page.send_keys(Keys.ARROW_RIGHT)
+                    focused = d.find_element(By.CSS_SELECTOR, "#hand .card.focused")
+                    assert focused.get_attribute("data-card") == legal[1]
+                played = focused.get_attribute("data-card")
+                key_and_wait(d, Keys.ENTER)
+                assert played not in [
+                    c.get_attribute("data-card")
+                    for c in d.find_elements(By.CSS_SELECTOR, "#hand .card")
+                ]
+            elif phase == "discard":
+                page = d.find_element(By.TAG_NAME, "body")
+                page.send_keys(Keys.ARROW_LEFT, " ", Keys.ARROW_LEFT, " ")
+                assert len(d.find_elements(By.CSS_SELECTOR, "#hand .card.selected")) == 2
+                key_and_wait(d, Keys.ENTER)
+            elif phase == "bidding":
+                key_and_wait(d, "p")
+            else:  # pick up the skat, then the first game type
+                key_and_wait(d, "1")
+            moves += 1
+            assert moves < 40
+        assert not d.find_elements(By.CSS_SELECTOR, "#hand .card")
 
 
 def test_an_illegal_click_shows_a_message(driver: WebDriver) -> None:

@@ -9,6 +9,7 @@ let polling = false;       // a long poll is running
 let selected = new Set();  // cards chosen to put away
 let hintCard = null;       // the card the last hint suggests
 let shownAnalysis = null;  // the game number whose analysis is shown
+let cursor = null;         // the hand card the keyboard points at (its code)
 
 // ----- helpers --------------------------------------------------------------------------
 
@@ -250,6 +251,7 @@ function drawHand() {
     if ((playing && c.legal) || discarding) node.classList.add("legal");
     if (selected.has(c.card)) node.classList.add("selected");
     if (hintCard === c.card && playing) node.classList.add("suggested");
+    if (cursor === c.card && (playing || discarding)) node.classList.add("focused");
     node.addEventListener("click", () => clickCard(c));
     hand.append(node);
   }
@@ -313,6 +315,55 @@ function drawActions() {
     b.addEventListener("click", () => act(chosen.join(" ")));
     box.append(b);
   }
+}
+
+// ----- the keyboard ---------------------------------------------------------------------
+// Number keys press the n-th button of the actions row (bids, hold, pass, pick up, the game
+// types); in card play and discarding ← → move a cursor over the cards that can be chosen and
+// Enter plays the card (discarding: Space or Enter marks it, Enter with two marked puts them
+// away); P passes, H holds, S picks up the skat.
+
+function numberActions() {
+  [...document.querySelectorAll("#actions button")].forEach((b, i) => {
+    if (i < 9) { b.dataset.key = String(i + 1); b.setAttribute("aria-keyshortcuts", String(i + 1)); }
+  });
+}
+
+function choosable() {
+  const playing = state.phase === "play";
+  return state.hand.filter((c) => !playing || c.legal).map((c) => c.card);
+}
+
+function moveCursor(delta) {
+  const cards = choosable();
+  if (!cards.length) return;
+  const at = cards.indexOf(cursor);
+  cursor = cards[at < 0 ? (delta > 0 ? 0 : cards.length - 1) : (at + delta + cards.length) % cards.length];
+  drawHand();
+}
+
+function pressToken(token) {
+  const b = document.querySelector(`#actions button[data-token="${token}"]`);
+  if (b) b.click();
+}
+
+function onKey(e) {
+  if (!state || !state.your_turn || state.busy || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+  const hand = state.phase === "play" || state.phase === "discard";
+  const c = state.hand.find((x) => x.card === cursor);
+  if (hand && (e.key === "ArrowRight" || e.key === "ArrowLeft")) moveCursor(e.key === "ArrowRight" ? 1 : -1);
+  else if (hand && e.key === "Enter" && state.phase === "discard" && selected.size === 2) document.getElementById("discard-button").click();
+  else if (hand && (e.key === "Enter" || e.key === " ") && c) clickCard(c);
+  else if (/^[1-9]$/.test(e.key)) {
+    const b = document.querySelector(`#actions button[data-key="${e.key}"]`);
+    if (!b) return;
+    b.click();
+  } else if (e.key === "p" || e.key === "P") pressToken("p");
+  else if (e.key === "h" || e.key === "H") pressToken("y");
+  else if (e.key === "s" || e.key === "S") pressToken("s");
+  else return;
+  e.preventDefault();
 }
 
 function statusText() {
@@ -406,7 +457,9 @@ function draw() {
   }
   drawTrick();
   document.getElementById("status").textContent = statusText();
+  if (!state.your_turn || !choosable().includes(cursor)) cursor = null;
   drawActions();
+  numberActions();
   drawHand();
   const log = document.getElementById("log");
   log.replaceChildren(...state.log.map((e) => el("li", { text: e.text })));
@@ -421,4 +474,5 @@ document.getElementById("new-form").addEventListener("submit", newList);
 document.getElementById("hint-button").addEventListener("click", askHint);
 document.getElementById("next-game").addEventListener("click", nextGame);
 document.getElementById("analysis-button").addEventListener("click", showAnalysis);
+document.addEventListener("keydown", onKey);
 resume();
