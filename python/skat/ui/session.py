@@ -43,21 +43,27 @@ from skat.players.rules import RulesPlayer
 from skat.records import named_record
 from skat.seeds import deal_seed, derive_seed
 from skat.ui.analysis import GameAnalysis, analyze_game
+from skat.ui.claims import rest_is_certain
 from skat.ui.common import (
     DEFAULT_OPPONENT,
     SEAT_NAMES,
     InputError,
     UiError,
     action_text,
-    card_text,
     parse_action,
 )
+from skat.ui.hints import CardHint, Hint
 from skat.ui.sheet import ScoreSheet, SheetRow, score_sheet
 
-__all__ = ["CardHint", "Hint", "ScoreSheet", "Session", "SheetRow"]
+__all__ = ["CardHint", "GameChanged", "Hint", "ScoreSheet", "Session", "SheetRow"]
 
 # Hints in card play: enough worlds for stable percentages, exact card points as tie-break.
 HINT_WORLDS = 60
+
+
+class GameChanged(UiError):
+    """An AI move computed for a position that is gone (the person took a card back, claimed
+    or conceded meanwhile); the move is dropped."""
 
 
 class _Human:
@@ -65,58 +71,6 @@ class _Human:
 
     def act(self, view: View) -> Action | str:
         raise UiError("the person's moves come from the front end")
-
-
-@dataclass(frozen=True)
-class CardHint:
-    """One legal card's value in a hint, for the person's side."""
-
-    card: Card
-    win: float
-    """Share of the sampled worlds in which the person's side wins after this card."""
-    points: float | None
-    """Mean card points of the person's side at the end (None in null games)."""
-    schneider: float
-    """Mean schneider tier for the person's side (+1 it makes the others schneider)."""
-
-    def as_dict(self) -> dict[str, object]:
-        """A JSON-ready dict."""
-        return {
-            "card": str(self.card),
-            "text": card_text(self.card),
-            "win": round(self.win, 4),
-            "points": None if self.points is None else round(self.points, 1),
-            "schneider": round(self.schneider, 3),
-        }
-
-
-@dataclass(frozen=True)
-class Hint:
-    """What the AI would do in the person's place, with the evidence in card play."""
-
-    action: Action
-    text: str
-    cards: tuple[CardHint, ...] = ()
-    """Card play: every legal card, best first (empty in the other phases)."""
-    worlds: int = 0
-    seconds: float = 0.0
-    win: float | None = None
-    """Bidding: the 10+2 evaluation's chance of winning a game that reaches ``win_bid``
-    (:func:`skat.bidding.evaluate`); None in the other phases."""
-    win_bid: int | None = None
-    """The bid ``win`` is for: the next bid, or the bid to hold (the last one passed on)."""
-
-    def as_dict(self) -> dict[str, object]:
-        """A JSON-ready dict."""
-        return {
-            "action": str(self.action),
-            "text": self.text,
-            "cards": [c.as_dict() for c in self.cards],
-            "worlds": self.worlds,
-            "seconds": round(self.seconds, 3),
-            "win": None if self.win is None else round(self.win, 4),
-            "win_bid": self.win_bid,
-        }
 
 
 # One hint engine per process (its solvers' tables are big), used by one hint at a time.
@@ -141,7 +95,8 @@ class Session:
     ``games``: the length of the list; ``ai_seconds``: the time limit of one AI move (None: no
     limit); ``hint_worlds``: worlds of the Monte Carlo search behind a card-play hint;
     ``hint_spec``: the player whose choice a hint shows outside card play (bidding, skat,
-    declaration).
+    declaration); ``undo``: whether the person may take back her last card (a practice list;
+    False for a rated one).
 
     Thread-safe: every change happens under :attr:`lock` (a re-entrant lock that front ends
     also hold to read a consistent state); the AI's thinking, hints and analyses run outside it.
@@ -158,6 +113,7 @@ class Session:
         hint_threads: int | None = None,
         hint_spec: str = DEFAULT_OPPONENT,
         name: str = "You",
+        undo: bool = True,
     ) -> None:
         if seat not in (0, 1, 2):
             raise UiError(f"seat must be 0, 1 or 2, not {seat}")
@@ -169,6 +125,8 @@ class Session:
         if len(specs) != 2:
             raise UiError("give one opponent spec for both AI players, or two")
         self.seed = seed
+        self.undo_allowed = undo
+        """Practice list: the person may take back her last card (off in rated lists)."""
         self.human_chair = seat
         self.games = games
         self.ai_seconds = ai_seconds
@@ -192,6 +150,7 @@ class Session:
         self._hint_player: Player | None = None
         self._hint_spec = hint_spec
         self._solver: Solver | None = None
+        self._claim_solver: Solver | None = None
         self._analysis_lock = threading.Lock()
         self._hint_lock = threading.Lock()
         self.game = self._start_game(0)
@@ -300,7 +259,7 @@ class Session:
         choice = self._timed(slot.player, view)
         with self.lock:
             if game is not self.game or game.to_move != seat:
-                raise UiError("the game changed while the AI was thinking")
+                raise GameChanged("the game changed while the AI was thinking")
             legal = game.legal_actions()
             action: Action | None = None
             if choice is not None:
@@ -378,6 +337,77 @@ class Session:
                 slot = self._slots.get(self.chair_at(seat, self.index))
                 if slot is not None:  # modelling players learn from the finished game
                     tell_result(slot.player, self.game, seat, names)
+
+    # ----- taking back, claiming, conceding ------------------------------------------------
+
+    def _last_own_card(self) -> int | None:
+        history = self.game.history
+        seat = self.human_seat
+        own = [i for i, (s, a) in enumerate(history) if s == seat and a.kind == "play"]
+        return own[-1] if own else None
+
+    @property
+    def can_undo(self) -> bool:
+        """The person may take back her last card now (practice list, game not over)."""
+        return self.undo_allowed and not self.game.is_over and self._last_own_card() is not None
+
+    def undo(self) -> Action:
+        """Takes back the person's last card and every move after it; returns that card.
+
+        The game is replayed from its deal up to that card, so the AI players (whose card
+        play depends only on what they see) simply move again. Raises :class:`InputError`
+        (nothing changes) in a rated list, after the game's end or before the person's first
+        card.
+        """
+        with self.lock:
+            if not self.undo_allowed:
+                raise InputError("taking back cards is off in a rated list")
+            if self.game.is_over:
+                raise InputError("the game is over")
+            last = self._last_own_card()
+            if last is None:
+                raise InputError("you have not played a card in this game yet")
+            history = self.game.history
+            game = Game(self.game.deal)
+            for actor, action in history[:last]:
+                game.apply(action, actor if isinstance(actor, int) else None)
+            self.game = game  # an AI move still being computed for the old game is dropped
+            taken = history[last][1]
+            self.notes.append(f"you took back {action_text(taken, you=True)}")
+            return taken
+
+    def _end_with_rest(self, moves: Sequence[tuple[int, str]]) -> None:
+        if self._claim_solver is None:  # not the analysis' solver: that one runs elsewhere
+            self._claim_solver = Solver(tt_mb=8)
+        if not rest_is_certain(self.game, self._claim_solver):
+            raise InputError("not certain with best play by everyone: play on")
+        for seat, token in moves:
+            self.game.apply(token, seat=seat)
+        self._after_action()
+
+    def claim(self) -> None:
+        """The person, declarer in card play, claims the rest; accepted only when it is
+        certain (:func:`skat.ui.claims.rest_is_certain`), then the defenders accept it.
+        Raises :class:`InputError` (nothing changes) otherwise."""
+        with self.lock:
+            g, me = self.game, self.human_seat
+            if g.is_over or g.phase != Phase.PLAY or g.declarer != me:
+                raise InputError("the declarer claims the rest during card play")
+            self._end_with_rest([(me, "SC"), *((s, "RE") for s in range(3) if s != me)])
+
+    def concede(self) -> None:
+        """Gives up the rest: the declarer resigns (the game is lost, always possible); a
+        defender concedes for both defenders, which is accepted only when the declarer's
+        taking the rest is certain. Raises :class:`InputError` (nothing changes) otherwise."""
+        with self.lock:
+            g, me = self.game, self.human_seat
+            if g.is_over or g.phase != Phase.PLAY:
+                raise InputError("you can give up only during card play")
+            if g.declarer == me:
+                g.apply("RE", seat=me)
+                self._after_action()
+                return
+            self._end_with_rest([(s, "RE") for s in range(3) if s != g.declarer])
 
     def next_game(self) -> Game:
         """Deals the next game of the list (the current one must be over)."""
@@ -529,6 +559,7 @@ class Session:
             "games": self.games,
             "opponents": [self._slots[c].spec for c in sorted(self._slots)],
             "names": list(self.names),
+            "undo": self.undo_allowed,
         }
 
 

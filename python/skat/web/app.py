@@ -15,12 +15,17 @@ with ``{"error": message}`` and the state unchanged. Idle sessions are dropped a
 
 Endpoints (all JSON unless noted):
 
-- ``POST /api/sessions`` ``{"seat": 0, "games": 3, "seed": 7, "opponents": ["rules"]}`` (all
-  optional): a new session; 201 with its state.
+- ``POST /api/sessions`` ``{"seat": 0, "games": 3, "seed": 7, "opponents": ["rules"],
+  "rated": false}`` (all optional): a new session; 201 with its state.
 - ``GET /api/sessions/{id}[?after=V&wait=S]``: the state (see :mod:`skat.web.state`).
 - ``POST /api/sessions/{id}/action`` ``{"action": "18"}``: the person's move (ISS token, a
   card such as ``"HT"`` or two cards ``"CJ ST"`` to put away); the new state.
 - ``POST /api/sessions/{id}/next``: the next game of the list.
+- ``POST /api/sessions/{id}/undo``: take back the person's last card (practice lists; a list
+  created with ``"rated": true`` answers 409).
+- ``POST /api/sessions/{id}/claim`` (the person is declarer) and ``/concede``: end the card
+  play with the rest to the declarer, accepted only when that is certain with every card known
+  (else 422); a declarer's concession is a resignation and always accepted.
 - ``GET /api/sessions/{id}/hint``: the AI's choice in the person's place, in card play with
   every legal card's win chance and expected card points.
 - ``GET /api/sessions/{id}/analysis[?game=N&wait=S]``: the open-handed analysis of finished
@@ -164,6 +169,21 @@ def create_app(tables: Tables | None = None, library: RecordLibrary | None = Non
         t.act(ws, text)
         return JSONResponse(ws.state())
 
+    async def undo(request: Request) -> Response:
+        ws = t.get(request.path_params["sid"])
+        t.undo(ws)
+        return JSONResponse(ws.state())
+
+    async def claim(request: Request) -> Response:
+        ws = t.get(request.path_params["sid"])
+        await asyncio.to_thread(t.end_play, ws, "claim")
+        return JSONResponse(ws.state())
+
+    async def concede(request: Request) -> Response:
+        ws = t.get(request.path_params["sid"])
+        await asyncio.to_thread(t.end_play, ws, "concede")
+        return JSONResponse(ws.state())
+
     async def next_game(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
         t.next_game(ws)
@@ -233,6 +253,9 @@ def create_app(tables: Tables | None = None, library: RecordLibrary | None = Non
         Route("/api/sessions/{sid}", delete, methods=["DELETE"]),
         Route("/api/sessions/{sid}/action", action, methods=["POST"]),
         Route("/api/sessions/{sid}/next", next_game, methods=["POST"]),
+        Route("/api/sessions/{sid}/undo", undo, methods=["POST"]),
+        Route("/api/sessions/{sid}/claim", claim, methods=["POST"]),
+        Route("/api/sessions/{sid}/concede", concede, methods=["POST"]),
         Route("/api/sessions/{sid}/hint", hint, methods=["GET"]),
         Route("/api/sessions/{sid}/analysis", analysis, methods=["GET"]),
         Route("/api/sessions/{sid}/games/{n:int}.iss", record, methods=["GET"]),

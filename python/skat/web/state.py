@@ -131,6 +131,7 @@ def session_state(session: Session, session_id: str, version: int, busy: bool) -
             "points": sum(c.points for c in cards),
         }
     legal_cards = {str(a.card) for a in legal if a.card is not None}
+    in_play = g.phase == Phase.PLAY and not over
     from_skat = view.skat if g.declarer == you and view.skat is not None else Cards()
     hand = [
         {**card_json(c), "legal": str(c) in legal_cards, "from_skat": c in from_skat}
@@ -166,6 +167,10 @@ def session_state(session: Session, session_id: str, version: int, busy: bool) -
         "result": None,
         "sheet": s.sheet().as_dict(),
         "notes": s.notes[-5:],
+        "rated": not s.undo_allowed,
+        "can_undo": s.can_undo,
+        "can_claim": in_play and g.declarer == you,
+        "can_concede": in_play,
     }
     if over:
         r = g.result

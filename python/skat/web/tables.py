@@ -28,7 +28,7 @@ from skat._core import Phase, SkatError
 from skat.players import PlayerSpecError, available_players, make_player
 from skat.ui.analysis import GameAnalysis
 from skat.ui.common import DEFAULT_OPPONENT, InputError, UiError
-from skat.ui.session import HINT_WORLDS, Hint, Session
+from skat.ui.session import HINT_WORLDS, GameChanged, Hint, Session
 from skat.web.state import session_state
 
 __all__ = ["FILE_OPTIONS", "SPEC_LIMITS", "ApiError", "Tables", "WebSession", "check_spec"]
@@ -145,6 +145,9 @@ class Tables:
         seat = _int_field(body, "seat", 0, 0, 2)
         games = _int_field(body, "games", 3, 1, 100)
         seed = _int_field(body, "seed", None, 0, 2**63 - 1)
+        rated = body.get("rated", False)
+        if not isinstance(rated, bool):
+            raise ApiError(422, "rated: true or false")
         if seed is None:
             seed = secrets.randbelow(2**32)
         raw = body.get("opponents")
@@ -172,6 +175,7 @@ class Tables:
                 games=games,
                 ai_seconds=self.ai_seconds,
                 hint_worlds=self.hint_worlds if self.hint_worlds is not None else HINT_WORLDS,
+                undo=not rated,
             )
         except SkatError as e:
             raise ApiError(422, str(e)) from None
@@ -217,6 +221,26 @@ class Tables:
             ws.version += 1
         self._schedule_ai(ws)
 
+    def undo(self, ws: WebSession) -> None:
+        """Takes back the person's last card (practice lists)."""
+        s = ws.session
+        with s.lock:
+            try:
+                s.undo()
+            except InputError as e:
+                raise ApiError(409, str(e)) from None
+            ws.version += 1
+
+    def end_play(self, ws: WebSession, how: str) -> None:
+        """``how`` = ``"claim"`` (the person, declarer, claims the rest) or ``"concede"``."""
+        s = ws.session
+        with s.lock:
+            try:
+                s.claim() if how == "claim" else s.concede()
+            except InputError as e:
+                raise ApiError(422, str(e)) from None
+            ws.version += 1
+
     def next_game(self, ws: WebSession) -> None:
         s = ws.session
         with s.lock:
@@ -249,7 +273,10 @@ class Tables:
                     playing = s.game.phase == Phase.PLAY
                 if self.pace > 0:
                     time.sleep(self.pace if playing else self.pace / 2)
-                s.ai_step()
+                try:
+                    s.ai_step()
+                except GameChanged:
+                    continue  # the person took a card back (or ended the game) meanwhile
                 with s.lock:
                     ws.version += 1
         except Exception as e:  # noted for the page; the session stays usable

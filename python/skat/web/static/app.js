@@ -121,6 +121,24 @@ async function act(token) {
   } catch (e) { say(e.message, true); }
 }
 
+async function tableMove(what) {
+  try {
+    const { data } = await api("POST", `/api/sessions/${sid}/${what}`);
+    selected = new Set();
+    say("");
+    show(data);
+  } catch (e) { say(e.message, true); }
+}
+
+function drawTableMoves() {
+  const toggle = (id, on) => { document.getElementById(id).hidden = !on; };
+  toggle("undo-button", state.can_undo);
+  toggle("claim-button", state.can_claim && !state.busy);
+  toggle("concede-button", state.can_concede && !state.busy);
+  const concede = document.getElementById("concede-button");
+  concede.textContent = state.can_claim ? "Resign" : "Concede the rest";
+}
+
 async function nextGame() {
   try {
     const { data } = await api("POST", `/api/sessions/${sid}/next`);
@@ -321,7 +339,7 @@ function drawActions() {
 // Number keys press the n-th button of the actions row (bids, hold, pass, pick up, the game
 // types); in card play and discarding ← → move a cursor over the cards that can be chosen and
 // Enter plays the card (discarding: Space or Enter marks it, Enter with two marked puts them
-// away); P passes, H holds, S picks up the skat.
+// away); P passes, H holds, S picks up the skat; U takes the last card back (practice lists).
 
 function numberActions() {
   [...document.querySelectorAll("#actions button")].forEach((b, i) => {
@@ -348,8 +366,10 @@ function pressToken(token) {
 }
 
 function onKey(e) {
-  if (!state || !state.your_turn || state.busy || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!state || e.ctrlKey || e.metaKey || e.altKey) return;
   if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+  if ((e.key === "u" || e.key === "U") && state.can_undo) { tableMove("undo"); e.preventDefault(); return; }
+  if (!state.your_turn || state.busy) return;
   const hand = state.phase === "play" || state.phase === "discard";
   const c = state.hand.find((x) => x.card === cursor);
   if (hand && (e.key === "ArrowRight" || e.key === "ArrowLeft")) moveCursor(e.key === "ArrowRight" ? 1 : -1);
@@ -465,6 +485,7 @@ function draw() {
   log.replaceChildren(...state.log.map((e) => el("li", { text: e.text })));
   log.scrollTop = log.scrollHeight;
   document.getElementById("hint-button").disabled = !state.your_turn || state.busy;
+  drawTableMoves();
   drawSheet();
   drawResult();
   if (state.notes.length) say(state.notes[state.notes.length - 1]);
@@ -475,4 +496,7 @@ document.getElementById("hint-button").addEventListener("click", askHint);
 document.getElementById("next-game").addEventListener("click", nextGame);
 document.getElementById("analysis-button").addEventListener("click", showAnalysis);
 document.addEventListener("keydown", onKey);
+document.getElementById("undo-button").addEventListener("click", () => tableMove("undo"));
+document.getElementById("claim-button").addEventListener("click", () => tableMove("claim"));
+document.getElementById("concede-button").addEventListener("click", () => tableMove("concede"));
 resume();
