@@ -19,7 +19,7 @@ Nothing sent can crash the server or reach another file: unknown ids and game nu
 >>> len(info["games"]), [e["line"] for e in info["errors"]]
 (1, [2])
 >>> sorted(lib.game(info["id"], 1))[:4]
-['auction', 'contract', 'declarer', 'discard']
+['auction', 'cards', 'contract', 'declarer']
 """
 
 from __future__ import annotations
