@@ -21,6 +21,7 @@ from skat.web.tables import Tables
 from tests.browser import (
     body,
     chrome,
+    click_and_wait,
     find_browser,
     layout,
     new_list,
@@ -151,6 +152,34 @@ def test_play_a_whole_game_with_the_keyboard(driver: WebDriver) -> None:
             moves += 1
             assert moves < 40
         assert not d.find_elements(By.CSS_SELECTOR, "#hand .card")
+
+
+def test_take_back_a_card_and_concede(driver: WebDriver) -> None:
+    d = driver
+    with BackgroundServer(Tables(opponents=["rules"], pace=0)) as server:
+        d.get(server.url + "/")
+        wait_for(d, lambda: ready(d), what="the first state")
+        new_list(d, seed=11, games=1)
+        assert not d.find_element(By.ID, "undo-button").is_displayed()
+        while body(d, "phase") != "play":
+            step(d)
+        hand = [
+            c.get_attribute("data-card") for c in d.find_elements(By.CSS_SELECTOR, "#hand .card")
+        ]
+        step(d)  # play a card
+        assert len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) == len(hand) - 1
+        click_and_wait(d, "#undo-button")
+        wait_for(d, lambda: len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) == len(hand))
+        assert "took back" in d.find_element(By.ID, "message").text
+        assert d.find_element(By.ID, "concede-button").is_displayed()
+        d.find_element(By.ID, "concede-button").click()  # accepted when certain, else refused
+        wait_for(
+            d,
+            lambda: (
+                body(d, "over") == "true" or "not certain" in d.find_element(By.ID, "message").text
+            ),
+            what="the answer to the concession",
+        )
 
 
 def test_an_illegal_click_shows_a_message(driver: WebDriver) -> None:
