@@ -97,6 +97,9 @@ SERVE_PORT = 0
 SERVE_PACE = 0.5
 """Seconds between two AI cards in the browser."""
 
+SERVE_DB = "skat-tables.sqlite"
+"""Where ``skat serve`` saves every list (a SQLite file in the directory it runs in)."""
+
 TOURNAMENT_DEALS = 100
 TOURNAMENT_WORKERS = 1
 TOURNAMENT_MODE = "cardplay"

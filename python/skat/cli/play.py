@@ -96,6 +96,17 @@ def _play_interactive(args: argparse.Namespace, console: Console) -> int:
 def check_serve(args: argparse.Namespace) -> None:
     specs = checks.split_specs(args.opponents) or [defaults.DEFAULT_OPPONENT]
     checks.check_specs("--opponents", specs, (1, 2))
+    from skat.web.store import StoreError, sqlite_path
+
+    try:
+        path = sqlite_path(args.db)
+    except StoreError as e:
+        raise checks.OptionError("--db", str(e)) from e
+    if path != ":memory:":
+        try:
+            checks.out_file(path)
+        except argparse.ArgumentTypeError as e:
+            raise checks.OptionError("--db", str(e)) from e
 
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
@@ -107,6 +118,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         opponents=args.opponents,
         pace=args.pace,
         console=console,
+        db=args.db,
     )
 
 
@@ -166,8 +178,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         "serve",
         help="play in the browser: a small web server",
         description="Serve the Skat table to the browser: every browser session plays its own"
-        " list against two AI players, with hints, analysis and ISS downloads. Prints the"
-        " address to open.",
+        " list against two AI players, with hints, analysis and ISS downloads, saved in --db so"
+        " that it can be resumed (also after a restart); a record viewer at /viewer. Prints"
+        " the address to open.",
     )
     sv.add_argument(
         "--host",
@@ -192,5 +205,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         default=defaults.SERVE_PACE,
         help="seconds between two AI cards, so that people can follow, 0..60"
         f" (default: {defaults.SERVE_PACE})",
+    )
+    sv.add_argument(
+        "--db",
+        default=defaults.SERVE_DB,
+        metavar="FILE",
+        help="SQLite file (or sqlite:///PATH) where every list is saved, so that it survives a"
+        f" restart; :memory: keeps nothing (default: {defaults.SERVE_DB})",
     )
     sv.set_defaults(func=cmd_serve, check=check_serve)

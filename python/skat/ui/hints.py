@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skat._core import Action, Card
+from skat._core import Action, Card, Phase, View
+from skat.bidding import evaluate
 from skat.ui.common import card_text
 
 
@@ -62,3 +63,20 @@ class Hint:
             "win": None if self.win is None else round(self.win, 4),
             "win_bid": self.win_bid,
         }
+
+
+def bidding_chance(view: View, action: Action) -> tuple[float | None, int | None]:
+    """In the auction: the 10+2 evaluation of the person's hand at the bid in question (the
+    bid the hint makes, the bid to hold, else the lowest bid still open) and that bid."""
+    if view.phase != Phase.BIDDING:
+        return None, None
+    legal = view.legal_actions()
+    bids = [a.bid for a in legal if a.kind == "bid" and a.bid is not None]
+    if action.kind == "bid" and action.bid is not None:
+        bid = action.bid
+    elif any(a.kind == "hold" for a in legal) or not bids:
+        bid = view.bid
+    else:
+        bid = min(bids)
+    bid = max(bid, 18)
+    return evaluate(view.hand, view.seat, bid), bid

@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skat._core import Action, Card, Deal, Game, GameType, Phase, Pimc, SkatError, Solver, View
-from skat.bidding import evaluate
 from skat.match import start_player
 from skat.players import Player, make_player
 from skat.players.modelling import tell_names, tell_result
@@ -52,7 +51,7 @@ from skat.ui.common import (
     action_text,
     parse_action,
 )
-from skat.ui.hints import CardHint, Hint
+from skat.ui.hints import CardHint, Hint, bidding_chance
 from skat.ui.sheet import ScoreSheet, SheetRow, score_sheet
 
 __all__ = ["CardHint", "GameChanged", "Hint", "ScoreSheet", "Session", "SheetRow"]
@@ -338,6 +337,49 @@ class Session:
                 if slot is not None:  # modelling players learn from the finished game
                     tell_result(slot.player, self.game, seat, names)
 
+    # ----- saving and resuming --------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to resume the list (JSON-ready): the settings, the finished games
+        as ISS records, the current game's number and its moves so far."""
+        with self.lock:
+            current = [] if self.game.is_over else self.game.history
+            return {
+                "settings": {**self.describe(), "ai_seconds": self.ai_seconds},
+                "finished": [g.to_iss() for g in self._finished],
+                "index": self.index,
+                "moves": [[a if isinstance(a, int) else None, str(m)] for a, m in current],
+            }
+
+    @classmethod
+    def restore(cls, data: dict[str, Any]) -> Session:
+        """The session of a :meth:`snapshot`: the same players, the finished games told to
+        them again in order, the current game replayed move by move. Raises ``SkatError``
+        (:class:`UiError` or a record error) for a snapshot that does not fit."""
+        try:
+            cfg = data["settings"]
+            s = cls(
+                seat=cfg["seat"],
+                opponents=cfg["opponents"],
+                seed=cfg["seed"],
+                games=cfg["games"],
+                ai_seconds=cfg.get("ai_seconds"),
+                undo=cfg.get("undo", True),
+            )
+            finished, index, moves = data["finished"], int(data["index"]), data["moves"]
+        except (KeyError, TypeError, ValueError) as e:
+            raise UiError(f"not a saved list: {e}") from e
+        if not len(finished) <= index + 1 <= s.games:
+            raise UiError("not a saved list: game numbers do not fit")
+        for i, record in enumerate(finished):
+            s.index, s.game = i, Game.from_iss(record)
+            s._after_action()
+        if index >= len(finished):
+            s.index, s.game = index, s._start_game(index)
+            for actor, token in moves:
+                s.game.apply(token, seat=actor)
+        return s
+
     # ----- taking back, claiming, conceding ------------------------------------------------
 
     def _last_own_card(self) -> int | None:
@@ -484,7 +526,7 @@ class Session:
         if action not in legal:
             raise UiError(f"the AI's choice {action} is not legal here")
         text = f"The AI would {action_text(action, you=True)}."
-        win, at = _bidding_chance(view, action)
+        win, at = bidding_chance(view, action)
         if win is not None:
             text += (
                 f" Estimated chance to win a game worth at least {at}: {100 * win:.0f}%"
@@ -561,20 +603,3 @@ class Session:
             "names": list(self.names),
             "undo": self.undo_allowed,
         }
-
-
-def _bidding_chance(view: View, action: Action) -> tuple[float | None, int | None]:
-    """In the auction: the 10+2 evaluation of the person's hand at the bid in question (the
-    bid the hint makes, the bid to hold, else the lowest bid still open) and that bid."""
-    if view.phase != Phase.BIDDING:
-        return None, None
-    legal = view.legal_actions()
-    bids = [a.bid for a in legal if a.kind == "bid" and a.bid is not None]
-    if action.kind == "bid" and action.bid is not None:
-        bid = action.bid
-    elif any(a.kind == "hold" for a in legal) or not bids:
-        bid = view.bid
-    else:
-        bid = min(bids)
-    bid = max(bid, 18)
-    return evaluate(view.hand, view.seat, bid), bid

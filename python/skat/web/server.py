@@ -23,6 +23,7 @@ from rich.markup import escape
 from skat.players import PlayerSpecError, make_player
 from skat.ui.common import DEFAULT_OPPONENT, split_specs
 from skat.web.app import Tables, create_app
+from skat.web.store import ListStore, StoreError
 
 __all__ = ["BackgroundServer", "bind", "serve"]
 
@@ -51,6 +52,7 @@ def serve(
     opponents: str = "",
     pace: float = 0.5,
     console: Console | None = None,
+    db: str = ":memory:",
 ) -> int:
     """Serves the table until Ctrl-C; prints the address. Returns the exit status."""
     out = console if console is not None else Console()
@@ -72,12 +74,17 @@ def serve(
     except OSError as e:
         out.print(f"[red]cannot listen on {escape(host)}:{port}: {escape(str(e))}[/red]")
         return 2
-    tables = Tables(opponents=specs, pace=pace)
+    try:
+        store = ListStore(db)
+    except StoreError as e:
+        out.print(f"[red]{escape(str(e))}[/red]")
+        return 2
+    tables = Tables(opponents=specs, pace=pace, store=store)
     app = create_app(tables)
     url = _url(sock)
     out.print(
         f"Skat table at [bold]{url}/[/bold] (opponents {escape(', '.join(specs))}),"
-        f" record viewer at {url}/viewer; Ctrl-C stops",
+        f" record viewer at {url}/viewer; lists saved in {escape(store.path)}; Ctrl-C stops",
         soft_wrap=True,
     )
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
@@ -89,6 +96,7 @@ def serve(
     finally:
         tables.close()
         app.state.library.close()
+        store.close()
         sock.close()
     return 0
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Sequence
@@ -30,6 +31,7 @@ from skat.ui.analysis import GameAnalysis
 from skat.ui.common import DEFAULT_OPPONENT, InputError, UiError
 from skat.ui.session import HINT_WORLDS, GameChanged, Hint, Session
 from skat.web.state import session_state
+from skat.web.store import ListStore
 
 __all__ = ["FILE_OPTIONS", "SPEC_LIMITS", "ApiError", "Tables", "WebSession", "check_spec"]
 
@@ -106,7 +108,9 @@ class Tables:
     ``opponents``: the default AI specs; ``pace``: seconds before each AI card (half before
     each AI bid); ``ai_seconds``: the time limit of one AI move; ``hint_seconds`` and
     ``analysis_seconds``: how long a request waits for a hint or analysis; ``max_sessions``
-    and ``idle_seconds``: how many sessions are kept and for how long without a request.
+    and ``idle_seconds``: how many sessions are kept in memory and for how long without a
+    request; ``store``: where every session is saved after each change and found again after
+    a restart (:class:`~skat.web.store.ListStore`; None keeps them in memory only).
     """
 
     def __init__(
@@ -120,6 +124,7 @@ class Tables:
         idle_seconds: float = 3 * 3600.0,
         workers: int | None = None,
         hint_worlds: int | None = None,
+        store: ListStore | None = None,
     ) -> None:
         self.opponents = list(opponents)
         self.pace = pace
@@ -129,6 +134,7 @@ class Tables:
         self.max_sessions = max_sessions
         self.idle_seconds = idle_seconds
         self.hint_worlds = hint_worlds
+        self.store = store
         self.sessions: dict[str, WebSession] = {}
         self.lock = threading.Lock()
         n = workers if workers is not None else max(8, 4 * (os.cpu_count() or 1))
@@ -182,6 +188,7 @@ class Tables:
         ws = WebSession(secrets.token_urlsafe(16), session)
         with self.lock:
             self.sessions[ws.id] = ws
+        self._save(ws)
         self._schedule_ai(ws)
         return ws
 
@@ -189,14 +196,43 @@ class Tables:
         with self.lock:
             ws = self.sessions.get(session_id)
         if ws is None:
-            raise ApiError(404, f"no session {session_id!r} (it may have expired)")
+            ws = self._resume(session_id)
         ws.touch()
         return ws
 
+    def _resume(self, session_id: str) -> WebSession:
+        """The saved session ``session_id``, replayed into memory (404 when there is none)."""
+        data = self.store.load(session_id) if self.store is not None else None
+        if data is None:
+            raise ApiError(404, f"no session {session_id!r} (it may have expired)")
+        try:
+            session = Session.restore(data)
+        except SkatError as e:
+            raise ApiError(409, f"the saved list {session_id!r} cannot be resumed: {e}") from None
+        if self.hint_worlds is not None:
+            session.hint_worlds = self.hint_worlds
+        with self.lock:
+            ws = self.sessions.setdefault(session_id, WebSession(session_id, session))
+        self._schedule_ai(ws)
+        return ws
+
+    def _save(self, ws: WebSession) -> None:
+        """Saves the session (after every change); a failing disk is noted, never fatal."""
+        if self.store is None:
+            return
+        try:
+            self.store.save(ws.id, ws.session.snapshot())
+        except (OSError, sqlite3.Error) as e:
+            ws.session.notes.append(f"the list could not be saved: {e}")
+
     def delete(self, session_id: str) -> None:
         with self.lock:
-            if self.sessions.pop(session_id, None) is None:
-                raise ApiError(404, f"no session {session_id!r}")
+            known = self.sessions.pop(session_id, None) is not None
+        saved = self.store is not None and self.store.load(session_id) is not None
+        if not known and not saved:
+            raise ApiError(404, f"no session {session_id!r}")
+        if self.store is not None:
+            self.store.delete(session_id)
 
     def _expire(self) -> None:
         now = time.monotonic()
@@ -219,6 +255,7 @@ class Tables:
             except InputError as e:
                 raise ApiError(422, str(e)) from None
             ws.version += 1
+            self._save(ws)
         self._schedule_ai(ws)
 
     def undo(self, ws: WebSession) -> None:
@@ -230,6 +267,7 @@ class Tables:
             except InputError as e:
                 raise ApiError(409, str(e)) from None
             ws.version += 1
+            self._save(ws)
 
     def end_play(self, ws: WebSession, how: str) -> None:
         """``how`` = ``"claim"`` (the person, declarer, claims the rest) or ``"concede"``."""
@@ -240,6 +278,7 @@ class Tables:
             except InputError as e:
                 raise ApiError(422, str(e)) from None
             ws.version += 1
+            self._save(ws)
 
     def next_game(self, ws: WebSession) -> None:
         s = ws.session
@@ -249,6 +288,7 @@ class Tables:
             except UiError as e:
                 raise ApiError(409, str(e)) from None
             ws.version += 1
+            self._save(ws)
         self._schedule_ai(ws)
 
     def _schedule_ai(self, ws: WebSession) -> None:
@@ -279,6 +319,7 @@ class Tables:
                     continue  # the person took a card back (or ended the game) meanwhile
                 with s.lock:
                     ws.version += 1
+                    self._save(ws)
         except Exception as e:  # noted for the page; the session stays usable
             with s.lock:
                 ws.error = f"{type(e).__name__}: {e}"

@@ -85,14 +85,20 @@ async function newList(event) {
 }
 
 async function resume() {
-  const saved = sessionStorage.getItem("skat-session");
+  // a list named in the address (?list=ID, the link in the header) or this tab's last list
+  const named = new URLSearchParams(window.location.search).get("list");
+  const saved = named || sessionStorage.getItem("skat-session");
   if (saved) {
     try {
       const { data } = await api("GET", `/api/sessions/${saved}`);
       sid = saved;
+      sessionStorage.setItem("skat-session", sid);
       show(data);
       return;
-    } catch (e) { sessionStorage.removeItem("skat-session"); }
+    } catch (e) {
+      sessionStorage.removeItem("skat-session");
+      if (named) say(`Cannot resume list ${named}: ${e.message}`, true);
+    }
   }
   await newList();
 }
@@ -455,6 +461,8 @@ function draw() {
   document.body.dataset.version = String(state.version);
   document.body.dataset.game = String(state.game);
   document.getElementById("game-info").textContent = `game ${state.game} of ${state.games} · seed ${state.seed}`;
+  const link = document.getElementById("list-link");
+  link.href = `/?list=${encodeURIComponent(state.id)}`;
   for (const p of state.players) {
     const side = seatSide(p.seat);
     drawPlayer(document.getElementById(side === "bottom" ? "player-you" : `player-${side}`), p);

@@ -1,0 +1,117 @@
+"""Saving and resuming lists: Session snapshots, the SQLite store, and a server restart."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import httpx
+import pytest
+
+from skat.players.rules import RulesPlayer
+from skat.ui.common import UiError
+from skat.ui.session import Session
+from skat.web.server import BackgroundServer
+from skat.web.store import ListStore, StoreError, sqlite_path
+from skat.web.tables import Tables
+
+
+def _drive(s: Session, me: RulesPlayer, moves: int) -> None:
+    """Plays ``moves`` of the person's moves (rules player), the AI moving in between; deals
+    the next game when one ends."""
+    for _ in range(moves):
+        s.advance()
+        if s.game.is_over:
+            if s.list_over:
+                return
+            s.next_game()
+            me.new_game(s.human_seat, 0)
+            continue
+        s.act(me.act(s.view()))
+
+
+def _same(a: Session, b: Session) -> None:
+    assert a.index == b.index
+    assert [g.to_iss() for g in a.finished] == [g.to_iss() for g in b.finished]
+    assert a.game.to_iss() == b.game.to_iss()
+    assert a.sheet().as_dict() == b.sheet().as_dict()
+    assert a.can_undo == b.can_undo and a.waiting_for_human == b.waiting_for_human
+
+
+@pytest.mark.parametrize("moves", [0, 1, 5, 12, 25, 40])
+def test_a_restored_session_is_the_same_and_plays_on_the_same(moves: int) -> None:
+    a = Session(seat=1, opponents=["rules"], seed=3, games=3, ai_seconds=None)
+    me = RulesPlayer()
+    me.new_game(a.human_seat, 0)
+    _drive(a, me, moves)
+    data = json.loads(json.dumps(a.snapshot()))  # through JSON, as the store keeps it
+    b = Session.restore(data)
+    _same(a, b)
+    twin = RulesPlayer()
+    twin.new_game(b.human_seat, 0)
+    _drive(a, me, 15)
+    _drive(b, twin, 15)
+    _same(a, b)
+
+
+def test_a_restored_rated_list_keeps_its_setting_and_bad_snapshots_are_refused() -> None:
+    a = Session(seat=0, opponents=["rules"], seed=4, games=1, undo=False)
+    assert not Session.restore(a.snapshot()).undo_allowed
+    with pytest.raises(UiError):
+        Session.restore({"settings": {}})
+    bad = a.snapshot()
+    bad["index"] = 7
+    with pytest.raises(UiError):
+        Session.restore(bad)
+
+
+def test_store_round_trip_and_urls(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    store = ListStore(f"sqlite:///{path}")
+    store.save("a", {"k": [1, 2]})
+    store.save("a", {"k": [3]})
+    store.close()
+    again = ListStore(str(path))
+    assert again.load("a") == {"k": [3]} and again.count() == 1
+    again.delete("a")
+    assert again.load("a") is None
+    assert sqlite_path("sqlite:///") == ":memory:"
+    with pytest.raises(StoreError):
+        ListStore("postgresql://host/db")
+    (tmp_path / "junk").write_text("not a database" * 100)
+    with pytest.raises(StoreError):
+        ListStore(str(tmp_path / "junk")).save("x", {})
+
+
+def test_a_list_survives_a_server_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "tables.sqlite")
+
+    def tables() -> Tables:
+        return Tables(opponents=["rules"], pace=0, store=ListStore(db))
+
+    with BackgroundServer(tables()) as server, httpx.Client(base_url=server.url) as c:
+        state = c.post("/api/sessions", json={"seed": 9, "games": 2}).json()
+        sid = state["id"]
+        for _ in range(6):
+            while state["busy"]:
+                state = c.get(f"/api/sessions/{sid}?after={state['version']}&wait=10").json()
+            if state["over"]:
+                break
+            token = (
+                next(h["card"] for h in state["hand"] if h["legal"])
+                if state["phase"] == "play"
+                else state["legal"][-1]["token"]
+            )
+            state = c.post(f"/api/sessions/{sid}/action", json={"action": token}).json()
+        while state["busy"]:
+            state = c.get(f"/api/sessions/{sid}?after={state['version']}&wait=10").json()
+        before = c.get(f"/api/sessions/{sid}").json()
+    with BackgroundServer(tables()) as server, httpx.Client(base_url=server.url) as c:
+        after = c.get(f"/api/sessions/{sid}").json()
+        for key in ("game", "phase", "hand", "trick", "log", "bid", "declarer", "sheet"):
+            assert after[key] == before[key], key
+        assert c.get("/api/sessions/unknown").status_code == 404
+        assert c.delete(f"/api/sessions/{sid}").status_code == 204
+        assert c.get(f"/api/sessions/{sid}").status_code == 404
+    assert os.path.getsize(db) > 0
