@@ -13,16 +13,19 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from skat._core import Action, Deal, Game, View
+from skat.defaults import SERVE_DB
 from skat.players.rules import RulesPlayer
 from skat.tournament import deal_seed
 from skat.web.app import Tables
 from skat.web.server import BackgroundServer
+from skat.web.store import ListStore
 
 
 class SlowPlayer:
@@ -335,13 +338,15 @@ def test_twenty_concurrent_games_on_loopback() -> None:
     assert seconds < 120
 
 
-def test_skat_serve_prints_its_address_and_serves_the_page() -> None:
-    """The real command: a free port by default, printed; the page and the API answer."""
+def test_skat_serve_prints_its_address_and_serves_the_page(tmp_path: Path) -> None:
+    """The real command: a free port by default, printed; the page and the API answer; the
+    list is saved in the default database file where the server runs."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "skat.cli", "serve", "--opponents", "rules", "--pace", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        cwd=tmp_path,
     )
     try:
         assert proc.stdout is not None
@@ -355,6 +360,7 @@ def test_skat_serve_prints_its_address_and_serves_the_page() -> None:
             assert httpx.get(url + "static/" + asset, timeout=10).status_code == 200
         r = httpx.post(url + "api/sessions", json={"seed": 1}, timeout=10)
         assert r.status_code == 201 and r.json()["games"] == 3
+        assert ListStore(str(tmp_path / SERVE_DB)).load(r.json()["id"]) is not None
     finally:
         proc.send_signal(signal.SIGINT)
         try:
