@@ -98,6 +98,19 @@ def test_play_a_whole_game_by_clicking(driver: WebDriver) -> None:
         assert game.is_over and game.declarer == 0
         n_rows = len(d.find_elements(By.CSS_SELECTOR, "#analysis-table tbody tr"))
         assert n_rows == len(game.played)
+        # the list statistics: a row per player and the plot
+        d.find_element(By.ID, "stats-button").click()
+        wait_for(d, lambda: d.find_element(By.ID, "stats").is_displayed(), what="the statistics")
+        rows = d.find_elements(By.CSS_SELECTOR, "#stats-table tbody tr")
+        assert len(rows) == 3
+        assert rows[0].find_element(By.TAG_NAME, "td").text == "You"
+        wait_for(
+            d,
+            lambda: bool(
+                d.execute_script("return document.getElementById('stats-plot').naturalWidth")
+            ),
+            what="the statistics plot",
+        )
 
 
 def key_and_wait(d: WebDriver, *keys: str) -> None:

@@ -115,3 +115,41 @@ def test_a_list_survives_a_server_restart(tmp_path: Path) -> None:
         assert c.delete(f"/api/sessions/{sid}").status_code == 204
         assert c.get(f"/api/sessions/{sid}").status_code == 404
     assert os.path.getsize(db) > 0
+
+
+def test_list_statistics_follow_the_score_sheet() -> None:
+    from skat.ui.stats import family, list_stats, plot_stats
+
+    s = Session(seat=0, opponents=["rules"], seed=6, games=3, ai_seconds=None)
+    me = RulesPlayer()
+    me.new_game(s.human_seat, 0)
+    _drive(s, me, 200)
+    sheet = s.sheet()
+    stats = list_stats(sheet)
+    assert stats["games_played"] == len(sheet.rows) == 3
+    for chair, p in enumerate(stats["players"]):
+        won, lost = sheet.tally(chair)
+        assert (p["won"], p["lost"], p["total"]) == (won, lost, sheet.totals[chair])
+        assert sum(p["types"].values()) == p["declared"] == won + lost
+    assert stats["running_totals"][-1] == list(sheet.totals)
+    assert stats["passed"] + sum(p["declared"] for p in stats["players"]) == 3
+    assert [family(c) for c in ("Grand hand", "Null ouvert", "Clubs", "")] == [
+        "grand",
+        "null",
+        "suit",
+        None,
+    ]
+    assert plot_stats(stats)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_stats_endpoints() -> None:
+    with (
+        BackgroundServer(Tables(opponents=["rules"], pace=0)) as server,
+        httpx.Client(base_url=server.url, timeout=60) as c,
+    ):
+        sid = c.post("/api/sessions", json={"seed": 2, "games": 2}).json()["id"]
+        data = c.get(f"/api/sessions/{sid}/stats").json()
+        assert data["games"] == 2 and len(data["players"]) == 3
+        png = c.get(f"/api/sessions/{sid}/stats.png")
+        assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+        assert c.get("/api/sessions/nope/stats").status_code == 404

@@ -32,6 +32,9 @@ Endpoints (all JSON unless noted):
   game N (default: the last); 202 ``{"status": "pending"}`` while it is computed.
 - ``GET /api/sessions/{id}/games/{N}.iss``, ``GET /api/sessions/{id}/records.iss``: finished
   games as ISS records (text).
+- ``GET /api/sessions/{id}/stats`` and ``stats.png``: the list's statistics (per player the
+  total, games declared, won and lost, win rate, game types; the running totals) and their
+  plot.
 - ``DELETE /api/sessions/{id}``: end the session.
 
 The record viewer (``GET /viewer``, :mod:`skat.web.viewer`):
@@ -61,6 +64,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from skat.ui.stats import list_stats, plot_stats
 from skat.web.tables import ApiError, Tables, WebSession
 from skat.web.viewer import RecordLibrary
 
@@ -229,6 +233,19 @@ def create_app(tables: Tables | None = None, library: RecordLibrary | None = Non
             text, headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
+    async def stats(request: Request) -> Response:
+        ws = t.get(request.path_params["sid"])
+        with ws.session.lock:
+            sheet = ws.session.sheet()
+        return JSONResponse(list_stats(sheet))
+
+    async def stats_png(request: Request) -> Response:
+        ws = t.get(request.path_params["sid"])
+        with ws.session.lock:
+            data = list_stats(ws.session.sheet())
+        png = await asyncio.to_thread(plot_stats, data)
+        return Response(png, media_type="image/png", headers={"Cache-Control": "no-cache"})
+
     async def delete(request: Request) -> Response:
         t.delete(request.path_params["sid"])
         return Response(status_code=204)
@@ -260,6 +277,8 @@ def create_app(tables: Tables | None = None, library: RecordLibrary | None = Non
         Route("/api/sessions/{sid}/analysis", analysis, methods=["GET"]),
         Route("/api/sessions/{sid}/games/{n:int}.iss", record, methods=["GET"]),
         Route("/api/sessions/{sid}/records.iss", records, methods=["GET"]),
+        Route("/api/sessions/{sid}/stats", stats, methods=["GET"]),
+        Route("/api/sessions/{sid}/stats.png", stats_png, methods=["GET"]),
         Route("/viewer", viewer),
         Route("/api/records", upload_records, methods=["POST"]),
         Route("/api/records/{fid}", record_listing, methods=["GET"]),

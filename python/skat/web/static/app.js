@@ -145,6 +145,19 @@ function drawTableMoves() {
   concede.textContent = state.can_claim ? "Resign" : "Concede the rest";
 }
 
+async function showStats() {
+  try {
+    const { data } = await api("GET", `/api/sessions/${sid}/stats`);
+    document.querySelector("#stats-table tbody").replaceChildren(...data.players.map((p) => el("tr", {},
+      el("td", { text: p.name }), el("td", { text: String(p.total) }), el("td", { text: String(p.declared) }),
+      el("td", { text: String(p.won) }), el("td", { text: String(p.lost) }),
+      el("td", { text: p.win_rate === null ? "-" : `${Math.round(100 * p.win_rate)}%` }),
+      el("td", { text: `${p.types.suit} / ${p.types.grand} / ${p.types.null}` }))));
+    document.getElementById("stats-plot").src = `/api/sessions/${sid}/stats.png?v=${state.version}`;
+    document.getElementById("stats").hidden = false;
+  } catch (e) { say(e.message, true); }
+}
+
 async function nextGame() {
   try {
     const { data } = await api("POST", `/api/sessions/${sid}/next`);
@@ -218,7 +231,11 @@ function show(data, startPoll = true) {
   const newGame = !state || state.game !== data.game || state.id !== data.id;
   const moved = !state || state.version !== data.version;
   state = data;
-  if (newGame) { document.getElementById("hint").replaceChildren(); document.getElementById("analysis").hidden = true; }
+  if (newGame) {
+    document.getElementById("hint").replaceChildren();
+    document.getElementById("analysis").hidden = true;
+    document.getElementById("stats").hidden = true;
+  }
   if (moved) { hintCard = null; document.getElementById("hint").replaceChildren(); }
   draw();
   if (startPoll && data.busy) poll();
@@ -503,6 +520,7 @@ document.getElementById("new-form").addEventListener("submit", newList);
 document.getElementById("hint-button").addEventListener("click", askHint);
 document.getElementById("next-game").addEventListener("click", nextGame);
 document.getElementById("analysis-button").addEventListener("click", showAnalysis);
+document.getElementById("stats-button").addEventListener("click", showStats);
 document.addEventListener("keydown", onKey);
 document.getElementById("undo-button").addEventListener("click", () => tableMove("undo"));
 document.getElementById("claim-button").addEventListener("click", () => tableMove("claim"));
