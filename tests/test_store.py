@@ -153,3 +153,10 @@ def test_stats_endpoints() -> None:
         png = c.get(f"/api/sessions/{sid}/stats.png")
         assert png.status_code == 200 and png.headers["content-type"] == "image/png"
         assert c.get("/api/sessions/nope/stats").status_code == 404
+
+
+def test_two_different_opponents_keep_their_chairs_when_restored() -> None:
+    a = Session(seat=1, opponents=["rules", "random"], seed=3, games=1)
+    b = Session.restore(a.snapshot())
+    assert [b._slots[c].spec for c in (2, 0)] == ["rules", "random"]
+    assert b.names == a.names

@@ -90,7 +90,9 @@ class Session:
     """A list of games for one person against two AI players.
 
     ``seat``: the person's seat in the first game (0 forehand, 1 middlehand, 2 rearhand);
-    ``opponents``: one player spec for both AI chairs or two (clockwise from the person);
+    ``people``: for a table of several people, chair -> name of every person (chair ``seat``
+    among them; default: the one person, ``name``); ``opponents``: one player spec for every
+    AI chair, or one each (clockwise from the person);
     ``games``: the length of the list; ``ai_seconds``: the time limit of one AI move (None: no
     limit); ``hint_worlds``: worlds of the Monte Carlo search behind a card-play hint;
     ``hint_spec``: the player whose choice a hint shows outside card play (bidding, skat,
@@ -113,16 +115,21 @@ class Session:
         hint_spec: str = DEFAULT_OPPONENT,
         name: str = "You",
         undo: bool = True,
+        people: dict[int, str] | None = None,
     ) -> None:
         if seat not in (0, 1, 2):
             raise UiError(f"seat must be 0, 1 or 2, not {seat}")
         if games < 1:
             raise UiError("a list has at least one game")
+        chairs = dict(people) if people else {seat: name}
+        if seat not in chairs or not all(c in (0, 1, 2) for c in chairs):
+            raise UiError("people sit in chairs 0, 1 and 2, the session's own seat among them")
+        ai_chairs = [c for c in ((seat + 1) % 3, (seat + 2) % 3) if c not in chairs]
         specs = [s.strip() for s in opponents]
         if len(specs) == 1:
-            specs = specs * 2
-        if len(specs) != 2:
-            raise UiError("give one opponent spec for both AI players, or two")
+            specs = specs * len(ai_chairs)
+        if len(specs) != len(ai_chairs):
+            raise UiError("give one opponent spec for every AI player, or one for all")
         self.seed = seed
         self.undo_allowed = undo
         """Practice list: the person may take back her last card (off in rated lists)."""
@@ -134,13 +141,15 @@ class Session:
         self.lock = threading.RLock()
         self.notes: list[str] = []
         """Things the front end should mention (an AI that was replaced for a move)."""
-        ai_chairs = [(seat + 1) % 3, (seat + 2) % 3]
+        self._ai_order = ai_chairs
+        self.people = chairs
+        """The chairs of people (chair -> name); the AI players sit in the others."""
         self._slots: dict[int, _Slot] = {
             chair: _Slot(spec, make_player(spec))
             for chair, spec in zip(ai_chairs, specs, strict=True)
         }
         self.names: tuple[str, str, str] = tuple(  # type: ignore[assignment]
-            name if c == seat else f"AI {ai_chairs.index(c) + 1}" for c in range(3)
+            chairs[c] if c in chairs else f"AI {ai_chairs.index(c) + 1}" for c in range(3)
         )
         self._finished: list[Game] = []
         self._analyses: dict[int, GameAnalysis] = {}
@@ -210,7 +219,18 @@ class Session:
     @property
     def ai_to_move(self) -> bool:
         """An AI player is to move."""
-        return not self.game.is_over and self.game.to_move != self.human_seat
+        to_move = self.game.to_move
+        return (
+            not self.game.is_over and to_move is not None and self.chair_at(to_move) in self._slots
+        )
+
+    def waiting_for(self, chair: int) -> bool:
+        """The person in ``chair`` is to move."""
+        return (
+            chair in self.people
+            and not self.game.is_over
+            and self.game.to_move == self.seat_of(chair)
+        )
 
     def view(self) -> View:
         """What the person may see of the current game."""
@@ -220,15 +240,16 @@ class Session:
         """The person's legal actions (empty when it is not the person's turn)."""
         return self.game.legal_actions() if self.waiting_for_human else []
 
-    def act(self, action: Action | str) -> Action:
-        """Applies the person's action: an :class:`Action` or text as
-        :func:`~skat.ui.common.parse_action` reads it.
+    def act(self, action: Action | str, chair: int | None = None) -> Action:
+        """Applies the action of the person in ``chair`` (default: the session's own): an
+        :class:`Action` or text as :func:`~skat.ui.common.parse_action` reads it.
 
-        Raises :class:`InputError` (nothing changes) when it is not the person's turn or the
+        Raises :class:`InputError` (nothing changes) when it is not that person's turn or the
         action is not legal.
         """
         with self.lock:
-            legal = self.legal_actions()
+            mine = self.human_chair if chair is None else chair
+            legal = self.game.legal_actions() if self.waiting_for(mine) else []
             if not legal:
                 raise InputError("the game is over" if self.game.is_over else "it is not your turn")
             if isinstance(action, Action):
@@ -345,7 +366,11 @@ class Session:
         with self.lock:
             current = [] if self.game.is_over else self.game.history
             return {
-                "settings": {**self.describe(), "ai_seconds": self.ai_seconds},
+                "settings": {
+                    **self.describe(),
+                    "ai_seconds": self.ai_seconds,
+                    "people": {str(c): n for c, n in self.people.items()},
+                },
                 "finished": [g.to_iss() for g in self._finished],
                 "index": self.index,
                 "moves": [[a if isinstance(a, int) else None, str(m)] for a, m in current],
@@ -365,6 +390,7 @@ class Session:
                 games=cfg["games"],
                 ai_seconds=cfg.get("ai_seconds"),
                 undo=cfg.get("undo", True),
+                people={int(c): n for c, n in cfg.get("people", {}).items()} or None,
             )
             finished, index, moves = data["finished"], int(data["index"]), data["moves"]
         except (KeyError, TypeError, ValueError) as e:
@@ -599,7 +625,7 @@ class Session:
             "seed": self.seed,
             "seat": self.human_chair,
             "games": self.games,
-            "opponents": [self._slots[c].spec for c in sorted(self._slots)],
+            "opponents": [self._slots[c].spec for c in self._ai_order],
             "names": list(self.names),
             "undo": self.undo_allowed,
         }
