@@ -37,6 +37,20 @@ Endpoints (all JSON unless noted):
   plot.
 - ``DELETE /api/sessions/{id}``: end the session.
 
+Tables of several people (``GET /room/{rid}``, :mod:`skat.web.rooms`); ``token`` is the
+secret a person gets on creating or joining, which she sends with every request:
+
+- ``POST /api/rooms`` ``{"name": "Ann", "games": 3, "seed": 7, "opponents": ["rules"]}``: a
+  room with its host in chair 0; 201 ``{"token", "state"}``.
+- ``POST /api/rooms/{rid}/join`` ``{"name": "Bob"}``: the next free chair; ``{"token",
+  "state"}`` (409 when full or started).
+- ``POST /api/rooms/{rid}/start`` ``{"token"}``: the host starts; the AI takes the empty
+  chairs (403 for anyone else).
+- ``GET /api/rooms/{rid}?token=T[&after=V&wait=S]``: the state for that chair (no token: a
+  spectator's); ``POST /api/rooms/{rid}/action`` ``{"token", "action"}``; ``POST
+  /api/rooms/{rid}/next`` ``{"token"}``.
+- ``WS /ws/rooms/{rid}?token=T``: the same state, pushed after every change.
+
 The record viewer (``GET /viewer``, :mod:`skat.web.viewer`):
 
 - ``POST /api/records?name=FILE`` with an ISS record file as the body: 201 with the file's
@@ -61,11 +75,13 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from skat.ui.stats import list_stats, plot_stats
-from skat.web.tables import ApiError, Tables, WebSession
+from skat.web.rooms import Rooms
+from skat.web.tables import ApiError, Tables, WebSession, check_spec
 from skat.web.viewer import RecordLibrary
 
 __all__ = ["ApiError", "RecordLibrary", "Tables", "WebSession", "create_app"]
@@ -114,13 +130,104 @@ def _int_param(request: Request, key: str) -> int | None:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def create_app(tables: Tables | None = None, library: RecordLibrary | None = None) -> Starlette:
-    """The Starlette app for ``tables`` and the record viewer's ``library`` (fresh ones with
-    defaults if None)."""
+def _token(body: dict[str, Any]) -> str | None:
+    token = body.get("token")
+    if token is not None and not isinstance(token, str):
+        raise ApiError(422, "token: a string")
+    return token
+
+
+def create_app(
+    tables: Tables | None = None,
+    library: RecordLibrary | None = None,
+    rooms: Rooms | None = None,
+) -> Starlette:
+    """The Starlette app for ``tables``, the record viewer's ``library`` and the tables of
+    several people, ``rooms`` (fresh ones with defaults if None)."""
     t = tables if tables is not None else Tables()
     lib = library if library is not None else RecordLibrary()
+    rm = rooms if rooms is not None else Rooms(t.opponents, pace=t.pace, ai_seconds=t.ai_seconds)
+
+    def own_spec(spec: object) -> str:
+        if not isinstance(spec, str):
+            raise ApiError(422, "opponents: player specs (strings)")
+        return check_spec(spec, t.opponents)
+
+    async def create_room(request: Request) -> Response:
+        body = await _json_body(request)
+        room, token = rm.create(body, own_spec)
+        return JSONResponse({"token": token, "state": room.state(token)}, status_code=201)
+
+    async def join_room(request: Request) -> Response:
+        room = rm.get(request.path_params["rid"])
+        body = await _json_body(request)
+        _, token = rm.join(room, body)
+        return JSONResponse({"token": token, "state": room.state(token)})
+
+    async def start_room(request: Request) -> Response:
+        room = rm.get(request.path_params["rid"])
+        token = _token(await _json_body(request))
+        rm.start(room, token)
+        return JSONResponse(room.state(token))
+
+    async def room_state(request: Request) -> Response:
+        room = rm.get(request.path_params["rid"])
+        token = request.query_params.get("token")
+        after = _int_param(request, "after")
+        wait = _float_param(request, "wait", 0.0, 30.0)
+        if after is not None:
+            deadline = time.monotonic() + wait
+            while room.version <= after and time.monotonic() < deadline:
+                if await request.is_disconnected():
+                    return Response(status_code=204)
+                await asyncio.sleep(0.05)
+        return JSONResponse(room.state(token))
+
+    async def room_action(request: Request) -> Response:
+        room = rm.get(request.path_params["rid"])
+        body = await _json_body(request)
+        text = body.get("action")
+        if not isinstance(text, str) or not text.strip():
+            raise ApiError(422, 'expected {"token": ..., "action": "<token>"}')
+        rm.act(room, _token(body), text)
+        return JSONResponse(room.state(_token(body)))
+
+    async def room_next(request: Request) -> Response:
+        room = rm.get(request.path_params["rid"])
+        token = _token(await _json_body(request))
+        rm.next_game(room, token)
+        return JSONResponse(room.state(token))
+
+    async def room_socket(ws: WebSocket) -> None:
+        try:
+            room = rm.get(ws.path_params["rid"])
+        except ApiError:
+            await ws.close(code=4404)
+            return
+        token = ws.query_params.get("token")
+        await ws.accept()
+        sent = -1
+        incoming = asyncio.ensure_future(ws.receive())
+        try:
+            while True:
+                if room.version != sent:
+                    sent = room.version
+                    await ws.send_json(room.state(token))
+                done, _ = await asyncio.wait({incoming}, timeout=0.05)
+                if done:
+                    if incoming.result().get("type") == "websocket.disconnect":
+                        return
+                    incoming = asyncio.ensure_future(ws.receive())  # a ping: ignored
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        finally:
+            incoming.cancel()
 
     async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def room_page(request: Request) -> Response:
+        rm.get(request.path_params["rid"])
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def viewer(request: Request) -> Response:
@@ -280,6 +387,14 @@ def create_app(tables: Tables | None = None, library: RecordLibrary | None = Non
         Route("/api/sessions/{sid}/stats", stats, methods=["GET"]),
         Route("/api/sessions/{sid}/stats.png", stats_png, methods=["GET"]),
         Route("/viewer", viewer),
+        Route("/room/{rid}", room_page),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/{rid}", room_state, methods=["GET"]),
+        Route("/api/rooms/{rid}/join", join_room, methods=["POST"]),
+        Route("/api/rooms/{rid}/start", start_room, methods=["POST"]),
+        Route("/api/rooms/{rid}/action", room_action, methods=["POST"]),
+        Route("/api/rooms/{rid}/next", room_next, methods=["POST"]),
+        WebSocketRoute("/ws/rooms/{rid}", room_socket),
         Route("/api/records", upload_records, methods=["POST"]),
         Route("/api/records/{fid}", record_listing, methods=["GET"]),
         Route("/api/records/{fid}/games/{n:int}", record_game, methods=["GET"]),
@@ -296,4 +411,5 @@ def create_app(tables: Tables | None = None, library: RecordLibrary | None = Non
     )
     app.state.tables = t
     app.state.library = lib
+    app.state.rooms = rm
     return app

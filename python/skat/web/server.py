@@ -96,6 +96,7 @@ def serve(
     finally:
         tables.close()
         app.state.library.close()
+        app.state.rooms.close()
         store.close()
         sock.close()
     return 0
@@ -137,4 +138,5 @@ class BackgroundServer:
         self.thread.join(timeout=10)
         self.tables.close()
         self.app.state.library.close()
+        self.app.state.rooms.close()
         self.sock.close()

@@ -81,24 +81,36 @@ def _action_json(action: Action, known: Cards, bid: int) -> dict[str, Any]:
     return out
 
 
-def session_state(session: Session, session_id: str, version: int, busy: bool) -> dict[str, Any]:
-    """The state of ``session`` for its person, JSON-ready (call with ``session.lock`` held)."""
+SPECTATOR = -1
+"""The ``chair`` of a spectator: sees only what everybody at the table sees."""
+
+
+def session_state(
+    session: Session, session_id: str, version: int, busy: bool, chair: int | None = None
+) -> dict[str, Any]:
+    """The state of ``session`` for the person in ``chair`` (default: the session's own
+    person; :data:`SPECTATOR`: public information only), JSON-ready (call with
+    ``session.lock`` held)."""
     s = session
     g = s.game
-    you = s.human_seat
+    watching = chair == SPECTATOR
+    mine = s.human_chair if chair is None or watching else chair
+    # a spectator sees through a seat that is not the declarer's, with its hand taken away
+    you = s.seat_of(mine) if not watching else next(x for x in range(3) if x != g.declarer)
     view = g.view(you)
     contract = g.contract
     gt = contract.game_type if contract is not None else None
     over = g.is_over
-    legal = [] if busy else s.legal_actions()
+    legal = [] if busy or watching or not s.waiting_for(mine) else g.legal_actions()
     known = view.hand | (view.discard if view.discard is not None else Cards())
     won_tricks = [0, 0, 0]
     for _, _, winner in view.tricks:
         won_tricks[winner] += 1
     in_hand = [len(g.hands[seat]) for seat in range(3)]
     players = []
+    me = None if watching else you  # whom the texts call "you"
     for seat in range(3):
-        chair = s.chair_at(seat)
+        at = s.chair_at(seat)
         role = None
         if g.declarer is not None and contract is not None:
             role = "declarer" if seat == g.declarer else "defender"
@@ -106,9 +118,9 @@ def session_state(session: Session, session_id: str, version: int, busy: bool) -
             {
                 "seat": seat,
                 "position": SEAT_NAMES[seat],
-                "chair": chair,
-                "name": s.names[chair],
-                "you": seat == you,
+                "chair": at,
+                "name": s.names[at],
+                "you": seat == me,
                 "role": role,
                 "tricks": won_tricks[seat],
                 "cards": in_hand[seat],
@@ -118,8 +130,8 @@ def session_state(session: Session, session_id: str, version: int, busy: bool) -
     for who, action in view.history:
         if not isinstance(who, int) or action.kind == "play":
             continue
-        name = "You" if who == you else s.names[s.chair_at(who)]
-        log.append({"seat": who, "text": f"{name} {action_text(action, you=who == you)}"})
+        name = "You" if who == me else s.names[s.chair_at(who)]
+        log.append({"seat": who, "text": f"{name} {action_text(action, you=who == me)}"})
     trick = [{"seat": (view.leader + i) % 3, **card_json(c)} for i, c in enumerate(view.trick)]
     last_trick = None
     if view.tricks:
@@ -135,7 +147,7 @@ def session_state(session: Session, session_id: str, version: int, busy: bool) -
     from_skat = view.skat if g.declarer == you and view.skat is not None else Cards()
     hand = [
         {**card_json(c), "legal": str(c) in legal_cards, "from_skat": c in from_skat}
-        for c in view.hand.sorted(gt)
+        for c in (Cards() if watching else view.hand).sorted(gt)
     ]
     state: dict[str, Any] = {
         "id": session_id,
@@ -144,7 +156,8 @@ def session_state(session: Session, session_id: str, version: int, busy: bool) -
         "game": s.index + 1,
         "games": s.games,
         "seed": s.seed,
-        "you": you,
+        "you": me,
+        "spectator": watching,
         "phase": PHASES.get(view.phase, "over"),
         "to_move": g.to_move,
         "your_turn": bool(legal),
@@ -158,9 +171,9 @@ def session_state(session: Session, session_id: str, version: int, busy: bool) -
         "trick": trick,
         "leader": view.leader,
         "last_trick": last_trick,
-        "skat": _cards(view.skat, gt) if g.declarer == you else None,
-        "discard": _cards(view.discard, gt),
-        "open_hand": _cards(view.open_hand, gt) if g.declarer != you else None,
+        "skat": _cards(view.skat, gt) if g.declarer == me else None,
+        "discard": _cards(view.discard, gt) if not watching else None,
+        "open_hand": _cards(view.open_hand, gt) if g.declarer != me else None,
         "over": over,
         "list_over": s.list_over,
         "finished": len(s.finished),
@@ -168,15 +181,15 @@ def session_state(session: Session, session_id: str, version: int, busy: bool) -
         "sheet": s.sheet().as_dict(),
         "notes": s.notes[-5:],
         "rated": not s.undo_allowed,
-        "can_undo": s.can_undo,
-        "can_claim": in_play and g.declarer == you,
-        "can_concede": in_play,
+        "can_undo": s.can_undo and chair is None,
+        "can_claim": in_play and g.declarer == me and chair is None,
+        "can_concede": in_play and chair is None,
     }
     if over:
         r = g.result
         assert r is not None
         v = valuation(r)
-        declarer_you = r.declarer == you
+        declarer_you = r.declarer == me
         name = "You" if declarer_you or r.declarer is None else s.names[s.chair_at(r.declarer)]
         text = result_text(r, name, declarer_you)
         state["result"] = {

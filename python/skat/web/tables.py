@@ -148,9 +148,9 @@ class Tables:
 
     def create(self, body: dict[str, Any]) -> WebSession:
         """A new session from a request body (validated)."""
-        seat = _int_field(body, "seat", 0, 0, 2)
-        games = _int_field(body, "games", 3, 1, 100)
-        seed = _int_field(body, "seed", None, 0, 2**63 - 1)
+        seat = int_field(body, "seat", 0, 0, 2)
+        games = int_field(body, "games", 3, 1, 100)
+        seed = int_field(body, "seed", None, 0, 2**63 - 1)
         rated = body.get("rated", False)
         if not isinstance(rated, bool):
             raise ApiError(422, "rated: true or false")
@@ -384,7 +384,7 @@ async def _wait(future: Future[T], seconds: float) -> T:
     return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), seconds)
 
 
-def _int_field(body: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> Any:
+def int_field(body: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> Any:
     value = body.get(key, default)
     if value is None:
         return default

@@ -10,6 +10,10 @@ let selected = new Set();  // cards chosen to put away
 let hintCard = null;       // the card the last hint suggests
 let shownAnalysis = null;  // the game number whose analysis is shown
 let cursor = null;         // the hand card the keyboard points at (its code)
+// a table of several people: /room/ID; its secret seat key is kept in localStorage
+const room = (window.location.pathname.match(/^\/room\/([^/]+)$/) || [])[1] || null;
+let seatKey = room ? localStorage.getItem(`skat-room-${room}`) : null;
+let socket = null;
 
 // ----- helpers --------------------------------------------------------------------------
 
@@ -120,7 +124,9 @@ async function poll() {
 
 async function act(token) {
   try {
-    const { data } = await api("POST", `/api/sessions/${sid}/action`, { action: token });
+    const { data } = room
+      ? await api("POST", `/api/rooms/${room}/action`, { token: seatKey, action: token })
+      : await api("POST", `/api/sessions/${sid}/action`, { action: token });
     selected = new Set();
     say("");
     show(data);
@@ -160,7 +166,9 @@ async function showStats() {
 
 async function nextGame() {
   try {
-    const { data } = await api("POST", `/api/sessions/${sid}/next`);
+    const { data } = room
+      ? await api("POST", `/api/rooms/${room}/next`, { token: seatKey })
+      : await api("POST", `/api/sessions/${sid}/next`);
     shownAnalysis = null;
     show(data);
   } catch (e) { say(e.message, true); }
@@ -238,11 +246,11 @@ function show(data, startPoll = true) {
   }
   if (moved) { hintCard = null; document.getElementById("hint").replaceChildren(); }
   draw();
-  if (startPoll && data.busy) poll();
+  if (startPoll && data.busy && !room) poll();
 }
 
 function seatSide(seat) {
-  const you = state.you;
+  const you = state.you === null ? 0 : state.you;
   if (seat === you) return "bottom";
   return seat === (you + 1) % 3 ? "left" : "right";
 }
@@ -409,11 +417,69 @@ function onKey(e) {
   e.preventDefault();
 }
 
+// ----- a table of several people --------------------------------------------------------
+
+function connect() {
+  const proto = window.location.protocol === "https:" ? "wss" : "ws";
+  const query = seatKey ? `?token=${encodeURIComponent(seatKey)}` : "";
+  socket = new WebSocket(`${proto}://${window.location.host}/ws/rooms/${room}${query}`);
+  socket.onmessage = (event) => {
+    const data = JSON.parse(event.data);
+    if (data.lobby) drawLobby(data);
+    else { document.getElementById("lobby").hidden = true; document.body.dataset.lobby = "false"; show(data, false); }
+  };
+  socket.onclose = (event) => {  // the network dropped: try again; a closed table: say so
+    document.body.dataset.connected = "false";
+    if (event.code === 4404) { say("This table no longer exists: start a new one from the front page.", true); return; }
+    setTimeout(connect, 1000);
+  };
+  socket.onopen = () => { document.body.dataset.connected = "true"; };
+}
+
+function drawLobby(data) {
+  document.body.dataset.lobby = "true";
+  document.body.dataset.chair = data.chair === null ? "" : String(data.chair);
+  document.getElementById("lobby").hidden = false;
+  document.getElementById("game-info").textContent = `table for three · ${data.games} game(s)`;
+  document.getElementById("room-link").value = window.location.href;
+  document.getElementById("seats").replaceChildren(...data.seats.map((seat) => el("li", {
+    text: seat.person ? `${seat.name}${seat.chair === data.chair ? " (you)" : ""}` : "free (the AI plays if nobody joins)" })));
+  document.getElementById("join-form").hidden = data.chair !== null || data.seats.every((x) => x.person);
+  document.getElementById("start-button").hidden = !data.host;
+}
+
+async function joinRoom(event) {
+  event.preventDefault();
+  try {
+    const name = document.getElementById("join-name").value || undefined;
+    const { data } = await api("POST", `/api/rooms/${room}/join`, { name });
+    seatKey = data.token;
+    localStorage.setItem(`skat-room-${room}`, seatKey);
+    if (socket) { socket.onclose = null; socket.close(); }
+    connect();
+  } catch (e) { say(e.message, true); }
+}
+
+async function startRoom() {
+  try { await api("POST", `/api/rooms/${room}/start`, { token: seatKey }); } catch (e) { say(e.message, true); }
+}
+
+async function newRoom() {
+  try {
+    const name = window.prompt("Your name at the table", "Host");
+    if (name === null) return;
+    const games = Number(document.getElementById("new-games").value) || 3;
+    const { data } = await api("POST", "/api/rooms", { name: name || undefined, games });
+    localStorage.setItem(`skat-room-${data.state.room}`, data.token);
+    window.location.href = `/room/${data.state.room}`;
+  } catch (e) { say(e.message, true); }
+}
+
 function statusText() {
   if (state.over) return state.result ? state.result.text : "";
   if (!state.your_turn) {
     const p = state.players[state.to_move];
-    return `${p.name} is thinking…`;
+    return p.you ? "" : `${p.name} is thinking…`;
   }
   return {
     bidding: state.legal.some((a) => a.kind === "hold") ? `Hold ${state.bid} or pass?` : "Your bid",
@@ -522,7 +588,13 @@ document.getElementById("next-game").addEventListener("click", nextGame);
 document.getElementById("analysis-button").addEventListener("click", showAnalysis);
 document.getElementById("stats-button").addEventListener("click", showStats);
 document.addEventListener("keydown", onKey);
+document.getElementById("room-button").addEventListener("click", newRoom);
+document.getElementById("join-form").addEventListener("submit", joinRoom);
+document.getElementById("start-button").addEventListener("click", startRoom);
 document.getElementById("undo-button").addEventListener("click", () => tableMove("undo"));
 document.getElementById("claim-button").addEventListener("click", () => tableMove("claim"));
 document.getElementById("concede-button").addEventListener("click", () => tableMove("concede"));
-resume();
+if (room) {
+  document.body.classList.add("room");
+  connect();
+} else resume();

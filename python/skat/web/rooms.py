@@ -1,0 +1,268 @@
+"""Tables for several people: a host opens a room, shares its link, friends join, the AI takes
+the empty chairs, and everybody plays one list together with live updates.
+
+A :class:`Room` starts in the lobby: the host (chair 0) and whoever joins (chairs 1 and 2, in
+order), each known by a secret token that the browser keeps, so that a reload or a new
+connection gets the same chair back. When the host starts, the empty chairs get AI players
+and the list begins: a :class:`~skat.ui.session.Session` with ``people`` for the human chairs
+(no taking back: a table of several people is played as rated). Anyone without a token, or
+with an unknown one, is a spectator.
+
+Invariants: everything a client receives is built for its own chair
+(:func:`skat.web.state.session_state` with ``chair``: its own hand only, the other hands and
+the skat hidden until the game is over; spectators see no hand at all); a room changes only
+under its session's lock (or the room's own lock in the lobby) and every change bumps its
+``version``, which the long poll and the WebSocket wait on; at most one AI worker runs per
+room; a person acts only on her own turn (else 409) and an illegal action changes nothing
+(422).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from skat._core import Phase, SkatError
+from skat.ui.common import InputError, UiError
+from skat.ui.session import GameChanged, Session
+from skat.web.state import SPECTATOR, session_state
+from skat.web.tables import ApiError, int_field
+
+NAME_MAX = 24
+MAX_ROOMS = 50
+
+
+def _name(raw: object, default: str) -> str:
+    if raw is None:
+        return default
+    if not isinstance(raw, str) or not raw.strip() or len(raw.strip()) > NAME_MAX:
+        raise ApiError(422, f"name: 1 to {NAME_MAX} characters")
+    return raw.strip()
+
+
+@dataclass
+class Room:
+    """One table of several people: the lobby, then the list."""
+
+    id: str
+    games: int
+    seed: int
+    opponents: list[str]
+    names: dict[int, str] = field(default_factory=dict)
+    tokens: dict[str, int] = field(default_factory=dict)
+    session: Session | None = None
+    version: int = 0
+    busy: bool = False
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    last_seen: float = field(default_factory=time.monotonic)
+
+    def chair_of(self, token: str | None) -> int:
+        """The chair of ``token``, or :data:`~skat.web.state.SPECTATOR`."""
+        return self.tokens.get(token or "", SPECTATOR)
+
+    def state(self, token: str | None) -> dict[str, Any]:
+        """What the holder of ``token`` may see of the room, JSON-ready."""
+        chair = self.chair_of(token)
+        with self.lock:
+            room = {
+                "room": self.id,
+                "games": self.games,
+                "seats": [
+                    {"chair": c, "name": self.names.get(c), "person": c in self.names}
+                    for c in range(3)
+                ],
+                "chair": None if chair == SPECTATOR else chair,
+                "host": chair == 0,
+                "started": self.session is not None,
+            }
+            if self.session is None:
+                return {"lobby": True, "version": self.version, **room}
+            s = self.session
+            with s.lock:
+                state = session_state(s, self.id, self.version, self.busy, chair)
+        return {"lobby": False, **room, **state}
+
+
+class Rooms:
+    """Every room of a server, with the AI worker threads (thread-safe)."""
+
+    def __init__(
+        self,
+        opponents: Sequence[str],
+        pace: float = 0.5,
+        ai_seconds: float = 30.0,
+        idle_seconds: float = 6 * 3600.0,
+        max_rooms: int = MAX_ROOMS,
+    ) -> None:
+        self.opponents = list(opponents)
+        self.pace = pace
+        self.ai_seconds = ai_seconds
+        self.idle_seconds = idle_seconds
+        self.max_rooms = max_rooms
+        self.rooms: dict[str, Room] = {}
+        self.lock = threading.Lock()
+        self.pool = ThreadPoolExecutor(4, thread_name_prefix="skat-rooms")
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def create(self, body: dict[str, Any], check_spec: Any) -> tuple[Room, str]:
+        """A new room from a request body; returns it and the host's token."""
+        games = int_field(body, "games", 3, 1, 100)
+        seed = int_field(body, "seed", None, 0, 2**63 - 1)
+        raw = body.get("opponents")
+        specs = self.opponents if raw is None else [check_spec(x) for x in _spec_list(raw)]
+        name = _name(body.get("name"), "Host")
+        now = time.monotonic()
+        with self.lock:
+            for rid in [r for r, x in self.rooms.items() if now - x.last_seen > self.idle_seconds]:
+                del self.rooms[rid]
+            if len(self.rooms) >= self.max_rooms:
+                raise ApiError(503, "the server has as many rooms as it keeps; try later")
+            room = Room(
+                secrets.token_urlsafe(9),
+                games,
+                seed if seed is not None else secrets.randbelow(2**32),
+                specs,
+            )
+            token = secrets.token_urlsafe(16)
+            room.names[0] = name
+            room.tokens[token] = 0
+            self.rooms[room.id] = room
+        return room, token
+
+    def get(self, rid: str) -> Room:
+        with self.lock:
+            room = self.rooms.get(rid)
+        if room is None:
+            raise ApiError(404, f"no room {rid!r} (it may have closed)")
+        room.last_seen = time.monotonic()
+        return room
+
+    def join(self, room: Room, body: dict[str, Any]) -> tuple[int, str]:
+        """A free chair for a new person; returns it and the person's token."""
+        with room.lock:
+            if room.session is not None:
+                raise ApiError(409, "the list has started: watch, or ask for a new room")
+            free = [c for c in range(3) if c not in room.names]
+            if not free:
+                raise ApiError(409, "the table is full")
+            chair = free[0]
+            room.names[chair] = _name(body.get("name"), f"Player {chair + 1}")
+            token = secrets.token_urlsafe(16)
+            room.tokens[token] = chair
+            room.version += 1
+        return chair, token
+
+    def start(self, room: Room, token: str | None) -> None:
+        """The host starts the list; the AI takes the empty chairs."""
+        with room.lock:
+            if room.chair_of(token) != 0:
+                raise ApiError(403, "only the host starts the list")
+            if room.session is not None:
+                raise ApiError(409, "the list has already started")
+            ai = 3 - len(room.names)
+            specs = room.opponents if len(room.opponents) in (1, ai) else room.opponents[:1]
+            try:
+                room.session = Session(
+                    seat=0,
+                    opponents=specs if ai else ["rules"],
+                    seed=room.seed,
+                    games=room.games,
+                    ai_seconds=self.ai_seconds,
+                    undo=False,
+                    people=dict(room.names),
+                )
+            except SkatError as e:
+                raise ApiError(422, str(e)) from None
+            room.version += 1
+        self._schedule_ai(room)
+
+    def act(self, room: Room, token: str | None, text: str) -> None:
+        s = self._session(room)
+        chair = room.chair_of(token)
+        if chair == SPECTATOR:
+            raise ApiError(403, "spectators watch: join the table to play")
+        with s.lock:
+            if room.busy or not s.waiting_for(chair):
+                raise ApiError(409, "it is not your turn")
+            try:
+                s.act(text, chair)
+            except InputError as e:
+                raise ApiError(422, str(e)) from None
+            room.version += 1
+        self._schedule_ai(room)
+
+    def next_game(self, room: Room, token: str | None) -> None:
+        s = self._session(room)
+        if room.chair_of(token) == SPECTATOR:
+            raise ApiError(403, "spectators watch: join the table to play")
+        with s.lock:
+            try:
+                s.next_game()
+            except UiError as e:
+                raise ApiError(409, str(e)) from None
+            room.version += 1
+        self._schedule_ai(room)
+
+    def _session(self, room: Room) -> Session:
+        if room.session is None:
+            raise ApiError(409, "the list has not started yet")
+        return room.session
+
+    def _schedule_ai(self, room: Room) -> None:
+        s = self._session(room)
+        with s.lock:
+            if room.busy or not s.ai_to_move:
+                return
+            room.busy = True
+            room.version += 1
+        try:
+            self.pool.submit(self._run_ai, room)
+        except RuntimeError:  # shutting down
+            with s.lock:
+                room.busy = False
+
+    def _run_ai(self, room: Room) -> None:
+        s = self._session(room)
+        try:
+            while True:
+                with s.lock:
+                    if not s.ai_to_move:
+                        break
+                    playing = s.game.phase == Phase.PLAY
+                if self.pace > 0:
+                    time.sleep(self.pace if playing else self.pace / 2)
+                try:
+                    s.ai_step()
+                except GameChanged:
+                    continue
+                with s.lock:
+                    room.version += 1
+        except Exception as e:  # noted for the players; the room stays usable
+            with s.lock:
+                s.notes.append(f"AI move failed: {type(e).__name__}: {e}")
+        finally:
+            with s.lock:
+                room.busy = False
+                room.version += 1
+
+
+def _spec_list(raw: object) -> list[str]:
+    if isinstance(raw, str):
+        raw = [raw]
+    if (
+        not isinstance(raw, list)
+        or not 1 <= len(raw) <= 2
+        or not all(isinstance(x, str) for x in raw)
+    ):
+        raise ApiError(422, "opponents: one or two player specs (strings)")
+    return list(raw)
+
+
+__all__ = ["Room", "Rooms"]
