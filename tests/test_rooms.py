@@ -160,3 +160,36 @@ def test_the_websocket_pushes_each_change(server: BackgroundServer) -> None:
         bad_url = server.url.replace("http://", "ws://") + "/ws/rooms/nope"
         with pytest.raises(Exception), connect(bad_url) as bad:  # noqa: B017 (refused)
             bad.recv(timeout=5)
+
+
+def test_a_room_survives_a_server_restart(tmp_path: Any) -> None:
+    from skat.web.store import ListStore
+
+    db = str(tmp_path / "rooms.sqlite")
+
+    def tables() -> Tables:
+        return Tables(opponents=["rules"], pace=0, store=ListStore(db))
+
+    with BackgroundServer(tables()) as first, httpx.Client(base_url=first.url, timeout=30) as c:
+        made = c.post("/api/rooms", json={"name": "Ann", "games": 1, "seed": 8}).json()
+        rid, ann = made["state"]["room"], made["token"]
+        bob = c.post(f"/api/rooms/{rid}/join", json={"name": "Bob"}).json()["token"]
+        c.post(f"/api/rooms/{rid}/start", json={"token": ann})
+        room = first.app.state.rooms.get(rid)
+        for _ in range(6):
+            while room.busy:
+                c.get(f"/api/rooms/{rid}?after={room.version}&wait=2")
+            for key in (ann, bob):
+                st = c.get(f"/api/rooms/{rid}?token={key}").json()
+                if st["your_turn"]:
+                    c.post(f"/api/rooms/{rid}/action", json={"token": key, "action": choose(st)})
+                    break
+        while room.busy:
+            c.get(f"/api/rooms/{rid}?after={room.version}&wait=2")
+        before = {k: c.get(f"/api/rooms/{rid}?token={k}").json() for k in (ann, bob)}
+    with BackgroundServer(tables()) as second, httpx.Client(base_url=second.url, timeout=30) as c:
+        for key, old in before.items():
+            new = c.get(f"/api/rooms/{rid}?token={key}").json()
+            for field in ("chair", "phase", "hand", "trick", "log", "seats", "started"):
+                assert new[field] == old[field], field
+        assert c.get(f"/api/sessions/room:{rid}").status_code == 404

@@ -146,7 +146,7 @@ def create_app(
     several people, ``rooms`` (fresh ones with defaults if None)."""
     t = tables if tables is not None else Tables()
     lib = library if library is not None else RecordLibrary()
-    rm = rooms if rooms is not None else Rooms(t.opponents, pace=t.pace, ai_seconds=t.ai_seconds)
+    rm = rooms if rooms is not None else Rooms(t.opponents, t.pace, t.ai_seconds, store=t.store)
 
     def own_spec(spec: object) -> str:
         if not isinstance(spec, str):

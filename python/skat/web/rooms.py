@@ -6,7 +6,9 @@ order), each known by a secret token that the browser keeps, so that a reload or
 connection gets the same chair back. When the host starts, the empty chairs get AI players
 and the list begins: a :class:`~skat.ui.session.Session` with ``people`` for the human chairs
 (no taking back: a table of several people is played as rated). Anyone without a token, or
-with an unknown one, is a spectator.
+with an unknown one, is a spectator. With a ``store`` every room is saved after each change
+(key ``room:ID``: the lobby, the seat keys and the list's snapshot) and opened again, by id,
+after a restart.
 
 Invariants: everything a client receives is built for its own chair
 (:func:`skat.web.state.session_state` with ``chair``: its own hand only, the other hands and
@@ -20,6 +22,7 @@ room; a person acts only on her own turn (else 409) and an illegal action change
 from __future__ import annotations
 
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Sequence
@@ -31,6 +34,7 @@ from skat._core import Phase, SkatError
 from skat.ui.common import InputError, UiError
 from skat.ui.session import GameChanged, Session
 from skat.web.state import SPECTATOR, session_state
+from skat.web.store import ListStore
 from skat.web.tables import ApiError, int_field
 
 NAME_MAX = 24
@@ -60,6 +64,38 @@ class Room:
     busy: bool = False
     lock: threading.RLock = field(default_factory=threading.RLock)
     last_seen: float = field(default_factory=time.monotonic)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to open the room again after a restart (JSON-ready)."""
+        with self.lock:
+            return {
+                "kind": "room",
+                "games": self.games,
+                "seed": self.seed,
+                "opponents": self.opponents,
+                "names": {str(c): n for c, n in self.names.items()},
+                "tokens": self.tokens,
+                "session": None if self.session is None else self.session.snapshot(),
+            }
+
+    @classmethod
+    def restore(cls, rid: str, data: dict[str, Any]) -> Room:
+        """The room of a :meth:`snapshot` (its list replayed); ``SkatError`` if it does not fit."""
+        try:
+            room = cls(
+                rid,
+                int(data["games"]),
+                int(data["seed"]),
+                list(data["opponents"]),
+                {int(c): str(n) for c, n in data["names"].items()},
+                {str(t): int(c) for t, c in data["tokens"].items()},
+            )
+            saved = data["session"]
+        except (KeyError, TypeError, ValueError) as e:
+            raise UiError(f"not a saved room: {e}") from e
+        if saved is not None:
+            room.session = Session.restore(saved)
+        return room
 
     def chair_of(self, token: str | None) -> int:
         """The chair of ``token``, or :data:`~skat.web.state.SPECTATOR`."""
@@ -98,12 +134,14 @@ class Rooms:
         ai_seconds: float = 30.0,
         idle_seconds: float = 6 * 3600.0,
         max_rooms: int = MAX_ROOMS,
+        store: ListStore | None = None,
     ) -> None:
         self.opponents = list(opponents)
         self.pace = pace
         self.ai_seconds = ai_seconds
         self.idle_seconds = idle_seconds
         self.max_rooms = max_rooms
+        self.store = store
         self.rooms: dict[str, Room] = {}
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(4, thread_name_prefix="skat-rooms")
@@ -134,15 +172,43 @@ class Rooms:
             room.names[0] = name
             room.tokens[token] = 0
             self.rooms[room.id] = room
+        self._save(room)
         return room, token
 
     def get(self, rid: str) -> Room:
         with self.lock:
             room = self.rooms.get(rid)
         if room is None:
-            raise ApiError(404, f"no room {rid!r} (it may have closed)")
+            room = self._reopen(rid)
         room.last_seen = time.monotonic()
         return room
+
+    def _key(self, rid: str) -> str:
+        return f"room:{rid}"
+
+    def _reopen(self, rid: str) -> Room:
+        data = self.store.load(self._key(rid)) if self.store is not None else None
+        if data is None or data.get("kind") != "room":
+            raise ApiError(404, f"no room {rid!r} (it may have closed)")
+        try:
+            room = Room.restore(rid, data)
+        except SkatError as e:
+            raise ApiError(409, f"the saved room {rid!r} cannot be reopened: {e}") from None
+        with self.lock:
+            room = self.rooms.setdefault(rid, room)
+        if room.session is not None:
+            self._schedule_ai(room)
+        return room
+
+    def _save(self, room: Room) -> None:
+        """Saves the room after a change; a failing disk is noted, never fatal."""
+        if self.store is None:
+            return
+        try:
+            self.store.save(self._key(room.id), room.snapshot())
+        except (OSError, sqlite3.Error) as e:
+            if room.session is not None:
+                room.session.notes.append(f"the table could not be saved: {e}")
 
     def join(self, room: Room, body: dict[str, Any]) -> tuple[int, str]:
         """A free chair for a new person; returns it and the person's token."""
@@ -157,6 +223,7 @@ class Rooms:
             token = secrets.token_urlsafe(16)
             room.tokens[token] = chair
             room.version += 1
+        self._save(room)
         return chair, token
 
     def start(self, room: Room, token: str | None) -> None:
@@ -181,6 +248,7 @@ class Rooms:
             except SkatError as e:
                 raise ApiError(422, str(e)) from None
             room.version += 1
+        self._save(room)
         self._schedule_ai(room)
 
     def act(self, room: Room, token: str | None, text: str) -> None:
@@ -196,6 +264,7 @@ class Rooms:
             except InputError as e:
                 raise ApiError(422, str(e)) from None
             room.version += 1
+            self._save(room)
         self._schedule_ai(room)
 
     def next_game(self, room: Room, token: str | None) -> None:
@@ -208,6 +277,7 @@ class Rooms:
             except UiError as e:
                 raise ApiError(409, str(e)) from None
             room.version += 1
+            self._save(room)
         self._schedule_ai(room)
 
     def _session(self, room: Room) -> Session:
@@ -244,6 +314,7 @@ class Rooms:
                     continue
                 with s.lock:
                     room.version += 1
+                    self._save(room)
         except Exception as e:  # noted for the players; the room stays usable
             with s.lock:
                 s.notes.append(f"AI move failed: {type(e).__name__}: {e}")

@@ -203,7 +203,7 @@ class Tables:
     def _resume(self, session_id: str) -> WebSession:
         """The saved session ``session_id``, replayed into memory (404 when there is none)."""
         data = self.store.load(session_id) if self.store is not None else None
-        if data is None:
+        if data is None or data.get("kind") == "room":
             raise ApiError(404, f"no session {session_id!r} (it may have expired)")
         try:
             session = Session.restore(data)
