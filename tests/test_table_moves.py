@@ -183,3 +183,31 @@ def test_web_api_undo_claim_concede() -> None:
         rated = c.post("/api/sessions", json={"seed": 5, "games": 1, "rated": True}).json()
         assert rated["rated"] and not rated["can_undo"]
         assert c.post("/api/sessions", json={"rated": "yes"}).status_code == 422
+
+
+def test_the_terminal_takes_back_and_concedes() -> None:
+    from rich.console import Console
+
+    from skat.ui.terminal import TerminalGame
+
+    s = Session(seat=0, opponents=["rules"], seed=5, games=1, ai_seconds=None)
+    console = Console(record=True, width=160, force_terminal=False, color_system=None)
+    me = RulesPlayer()
+    me.new_game(0, 5)
+    said: list[str] = []
+
+    def read(prompt: str) -> str:
+        if s.game.is_over:
+            return "q"
+        if s.can_undo and not said:  # right after the person's first card
+            said.append("undo")
+            return "undo"
+        if said == ["undo"]:
+            said.append("concede")
+            return "concede"
+        return str(me.act(s.view()))
+
+    TerminalGame(s, console, read=read).run()
+    text = console.export_text()
+    assert "You took back" in text
+    assert s.game.is_over or "not certain" in text

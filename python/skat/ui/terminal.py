@@ -7,8 +7,10 @@ and lists what may be typed; anything else gets a message and the same prompt ag
 command can be driven by a program through a pseudo-terminal.
 
 Words understood at every prompt: ``hint`` (or ``?``), ``sheet``, ``table``, ``help``,
-``quit`` (or ``q``). After a game: Enter for the next game, ``a`` for the analysis,
-``save [FILE]`` for the ISS records of the list.
+``quit`` (or ``q``); in card play also ``undo`` (take back your last card), ``claim`` (the
+declarer claims the rest) and ``concede`` (a defender gives the rest up; the declarer
+resigns), the last two accepted only when certain (:mod:`skat.ui.claims`). After a game: Enter
+for the next game, ``a`` for the analysis, ``save [FILE]`` for the ISS records of the list.
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ Type the action shown in the prompt: a bid (18), y to hold, p to pass, s to pick
 a contract (G, C, S, H, D, N, NO; hand: GH, CHS, NOH, ...), two cards to put away (CJ ST), or
 a card to play: its number in the prompt, or its name (CJ, HT or H10, ♥10).
 Also at any prompt: hint (or ?) for the AI's advice, sheet for the score sheet, table to show
-the table again, help, quit (or q)."""
+the table again, help, quit (or q). In card play: undo takes back your last card, claim (as
+declarer) claims the rest, concede gives the rest up (as declarer: resign); a claim or a
+concession is accepted only when it is certain with every card known."""
 
 Reader = Callable[[str], str]
 
@@ -343,6 +347,18 @@ class TerminalGame:
             if low == "table":
                 self.show_table()
                 continue
+            if low in ("undo", "claim", "concede"):
+                try:
+                    if low == "undo":
+                        taken = self.s.undo()
+                        self.console.print(f"You took back {escape(action_text(taken, True))}.")
+                        self.show_table()
+                    else:
+                        self.s.claim() if low == "claim" else self.s.concede()
+                except InputError as e:
+                    self.console.print(f"[red]{escape(str(e))}[/red]")
+                    continue
+                return
             try:
                 if text.isdigit() and numbers and text not in numbers:
                     raise InputError(f"there is no card {text} here; type 1 to {len(numbers)}")
