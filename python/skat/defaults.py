@@ -44,6 +44,12 @@ INFERENCE_CANDIDATES = 2000
 IIMC_WORLDS = 20
 """Top-level worlds per decision of the ``iimc`` player (``Iimc(worlds=20)``)."""
 
+IIMC_SEED = 1
+IIMC_DEALS = 10
+IIMC_BIDDER = "kermit:worlds=1,threads=1"
+"""Who bids and declares in ``skat research iimc`` (cheap: only its auctions are used)."""
+IIMC_DEFENDERS = "kermit:worlds=20,points=false"
+
 IIMC_INNER = "pimc:worlds=10;points=false"
 """The ``iimc`` player's playout player: PIMC with 10 worlds, no card-point tie-break (a playout
 needs the card only, and the tie-break costs about five times as much)."""

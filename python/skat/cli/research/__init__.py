@@ -31,6 +31,7 @@ def _modules() -> list[ModuleType]:
     """The kinds' modules, imported here so that the layer test sees each of them."""
     from skat.cli.research import (
         bcd,
+        iimc,
         kuhn,
         prefix_trees,
         properties,
@@ -39,4 +40,4 @@ def _modules() -> list[ModuleType]:
         thresholds,
     )
 
-    return [kuhn, synthetic, properties, bcd, prefix_trees, spades, thresholds]
+    return [kuhn, synthetic, properties, bcd, prefix_trees, spades, thresholds, iimc]

@@ -1,32 +1,24 @@
-"""Recursive Monte Carlo measurements: decision times of a player, soloist scores of duplicate
-card-play tournaments (saturation, RK against Kermit) and their plots.
+"""Recursive Monte Carlo measurements (solver thesis ch. 9): decision times of a player and
+soloist scores of duplicate card-play tournaments (saturation, RK against Kermit), with plots.
 
-- ``speed SPEC...``: in ``--games`` games (the ``--bidder`` bids and declares) the player
-  decides every card of the first trick at every seat, then the declarer's cards (the other
-  seats: ``--defenders``); seconds per decision with a choice in the first trick and later,
-  and its seconds per game as declarer;
-- ``soloist A B``: ``skat.tournament.run`` in ``cardplay`` mode (each deal twice: A declares
-  against two B, then B against two A); the mean declarer score of each with its standard
-  error over deals and the paired difference;
-- ``plot FILE...``: soloist JSON files as a PNG (soloist score against the first number in A's
+- :func:`speed`: in ``games`` games (the ``bidder`` bids and declares) the player decides every
+  card of the first trick at every seat, then the declarer's cards (the other seats:
+  ``defenders``); seconds per decision with a choice in the first trick and later, and its
+  seconds per game as declarer. Wall-clock figures: measure on a quiet machine.
+- :func:`soloist`: :func:`skat.tournament.run` in ``cardplay`` mode (each deal twice: A declares
+  against two B, then B against two A); the mean declarer score of each with its standard error
+  over deals and the paired difference. Seeded: the same arguments give the same scores.
+- :func:`plot_soloist`: soloist results as a PNG (soloist score against the first number in A's
   spec, one line per defender spec).
-
-Example (seconds; the JSON goes to stdout without ``--json``):
-
-    python benchmarks/iimc_experiments.py speed rk:n=20,m=5 --games 1 --seed 1
-    python benchmarks/iimc_experiments.py soloist rk:n=20,m=10 kermit --deals 10 --seed 1
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import re
 import statistics
-import sys
 import time
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import skat
@@ -34,7 +26,7 @@ from skat.players import make_player
 from skat.tournament import run
 
 
-def _declared_game(seed: int, bidder: str) -> skat.Game | None:
+def declared_game(seed: int, bidder: str) -> skat.Game | None:
     """The deal's game up to the first card, declared by three ``bidder`` players."""
     g = skat.Game(skat.Deal.random(seed))
     players = [make_player(bidder) for _ in range(3)]
@@ -55,7 +47,7 @@ def speed(spec: str, games: int, seed: int, defenders: str, bidder: str) -> dict
     per_game: list[float] = []
     s = seed
     while len(per_game) < games:
-        g = _declared_game(s, bidder)
+        g = declared_game(s, bidder)
         s += 1
         if g is None:
             continue
@@ -104,9 +96,28 @@ def _mean_se(xs: list[float]) -> tuple[float, float]:
     return (m, se)
 
 
-def soloist(a: str, b: str, deals: int, seed: int, bidder: str, workers: int) -> dict[str, Any]:
+def soloist(
+    a: str,
+    b: str,
+    deals: int,
+    seed: int,
+    bidder: str,
+    workers: int = 1,
+    ray: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Declarer scores of A (against two B) and B (against two A) on the same deals."""
-    r = run(a, b, mode="cardplay", deals=deals, seed=seed, bidder=bidder, workers=workers)
+    r = run(
+        a,
+        b,
+        mode="cardplay",
+        deals=deals,
+        seed=seed,
+        bidder=bidder,
+        workers=workers,
+        ray=ray,
+        progress=progress,
+    )
     sa: list[float] = []
     sb: list[float] = []
     for d in r.outcomes:
@@ -140,16 +151,16 @@ def soloist(a: str, b: str, deals: int, seed: int, bidder: str, workers: int) ->
     }
 
 
-def plot(files: list[Path], out: Path) -> None:
-    """Soloist score of A against the first number in A's spec, one line per B."""
+def plot_soloist(results: list[dict[str, Any]], out: str) -> None:
+    """Soloist score of A against the first number in A's spec, one line per B (the results
+    of :func:`soloist`), saved as PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     lines: dict[str, list[tuple[float, float, float]]] = {}
-    for f in files:
-        d = json.loads(f.read_text())
+    for d in results:
         m = re.search(r"(\d+)", d["a"])
         x = float(m.group(1)) if m else 0.0
         lines.setdefault(d["b"], []).append((x, d["a_soloist"], d["a_soloist_se"]))
@@ -167,46 +178,7 @@ def plot(files: list[Path], out: Path) -> None:
     ax.legend(title="defenders", loc="lower right")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
+    plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    sub = ap.add_subparsers(dest="command", required=True)
-    sp = sub.add_parser("speed", help="decision times of players as declarer")
-    sp.add_argument("specs", nargs="+")
-    sp.add_argument("--games", type=int, default=1)
-    sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--defenders", default="kermit:worlds=20,points=false")
-    sp.add_argument("--bidder", default="kermit:worlds=1,threads=1")
-    sp.add_argument("--json", type=Path)
-    so = sub.add_parser("soloist", help="declarer scores of a cardplay tournament")
-    so.add_argument("a")
-    so.add_argument("b")
-    so.add_argument("--deals", type=int, default=10)
-    so.add_argument("--seed", type=int, default=1)
-    so.add_argument("--bidder", default="kermit:worlds=1,threads=1")
-    so.add_argument("--workers", type=int, default=1)
-    so.add_argument("--json", type=Path)
-    pl = sub.add_parser("plot", help="soloist JSON files as a PNG")
-    pl.add_argument("files", nargs="+", type=Path)
-    pl.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args(argv)
-    if args.command == "plot":
-        plot(args.files, args.out)
-        return 0
-    if args.command == "speed":
-        result: Any = [
-            speed(s, args.games, args.seed, args.defenders, args.bidder) for s in args.specs
-        ]
-    else:
-        result = soloist(args.a, args.b, args.deals, args.seed, args.bidder, args.workers)
-    text = json.dumps(result, indent=1)
-    if args.json:
-        args.json.write_text(text + "\n")
-    else:
-        sys.stdout.write(text + "\n")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+__all__ = ["declared_game", "plot_soloist", "soloist", "speed"]

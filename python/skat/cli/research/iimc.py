@@ -1,0 +1,160 @@
+"""``skat research iimc speed|soloist|plot``: the recursive Monte Carlo measurements.
+
+The computations are :mod:`skat.research.iimc`; this module checks the options, shows
+progress, prints the tables and writes ``--json``/``--plot``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from skat import defaults
+from skat.cli import checks
+from skat.cli.checks import OptionError
+from skat.display import progress_bar, save_json
+
+HELP = """\
+Recursive Monte Carlo (IIMC, Recursive Kermit) measurements of the solver thesis's chapter 9.
+'speed SPEC...': seconds per card decision of each player (first trick at every seat, later as
+declarer) and per game as declarer. 'soloist A B': a duplicate card-play tournament (each deal
+declared by --bidder and played twice, A declaring against two B, then B against two A); the
+mean soloist score of each with its standard error and the paired difference. 'plot
+JSON...': soloist results as a PNG (soloist score against the first number in A's spec).
+"""
+
+
+def check(args: argparse.Namespace) -> None:
+    if args.what == "speed":
+        checks.check_specs("SPEC", args.specs, tuple(range(1, 33)))
+        checks.check_specs("--defenders", [args.defenders], (1,))
+        checks.check_specs("--bidder", [args.bidder], (1,))
+    elif args.what == "soloist":
+        checks.check_specs("A", [args.a], (1,))
+        checks.check_specs("B", [args.b], (1,))
+        checks.check_specs("--bidder", [args.bidder], (1,))
+    else:
+        for path in args.files:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    data = json.load(f)
+                data["a"], data["b"], data["a_soloist"], data["a_soloist_se"]
+            except (OSError, ValueError, KeyError, TypeError) as e:
+                raise OptionError("JSON", f"{path}: not a soloist result ({e})") from e
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    from skat.research.iimc import plot_soloist, soloist, speed
+
+    result: Any
+    if args.what == "plot":
+        results = []
+        for path in args.files:
+            with open(path, encoding="utf-8") as f:
+                results.append(json.load(f))
+        plot_soloist(results, args.out)
+        console.print(f"plot: {args.out}")
+        return 0
+    if args.what == "speed":
+        result = []
+        t = Table(title="seconds per card decision with a choice")
+        for col in ("player", "first trick", "later", "per game as declarer"):
+            t.add_column(col, justify="right")
+        with console.status("timing decisions..."):
+            for spec in args.specs:
+                r = speed(spec, args.games, args.seed, args.defenders, args.bidder)
+                result.append(r)
+                t.add_row(
+                    spec,
+                    _num(r["seconds_first_trick"]),
+                    _num(r["seconds_later"]),
+                    _num(r["seconds_per_game"]),
+                )
+        console.print(t)
+    else:
+        with progress_bar(console) as bar:
+            task = bar.add_task("tournament", total=args.deals)
+            result = soloist(
+                args.a,
+                args.b,
+                args.deals,
+                args.seed,
+                args.bidder,
+                workers=args.workers,
+                ray=args.ray,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+        t = Table(title=f"soloist scores per game, {result['deals']} deals, seed {args.seed}")
+        for col in ("player", "mean", "± SE"):
+            t.add_column(col, justify="right")
+        t.add_row(f"A: {args.a}", _num(result["a_soloist"]), _num(result["a_soloist_se"]))
+        t.add_row(f"B: {args.b}", _num(result["b_soloist"]), _num(result["b_soloist_se"]))
+        t.add_row("A - B", _num(result["difference"]), _num(result["difference_se"]))
+        console.print(t)
+    save_json(args.json, result)
+    return 0
+
+
+def _num(x: float | None) -> str:
+    return "-" if x is None or x != x else f"{x:.2f}"
+
+
+def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds ``research iimc``."""
+    k = kinds.add_parser(
+        "iimc",
+        help="recursive Monte Carlo: decision times and soloist tournaments (ch. 9)",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    what = k.add_subparsers(dest="what", metavar="speed|soloist|plot", required=True)
+    sp = what.add_parser("speed", help="decision times of players", description=HELP)
+    sp.add_argument("specs", nargs="+", metavar="SPEC")
+    sp.add_argument(
+        "--games", type=checks.integer(1, 10_000), default=1, help="games per player (default 1)"
+    )
+    sp.add_argument(
+        "--defenders",
+        default=defaults.IIMC_DEFENDERS,
+        metavar="SPEC",
+        help=f"who plays the other cards (default: {defaults.IIMC_DEFENDERS})",
+    )
+    so = what.add_parser("soloist", help="soloist scores of a duplicate tournament")
+    so.add_argument("a", metavar="A")
+    so.add_argument("b", metavar="B")
+    so.add_argument(
+        "--deals",
+        type=checks.integer(1, checks.COUNT_MAX),
+        default=defaults.IIMC_DEALS,
+        help=f"deals (default: {defaults.IIMC_DEALS})",
+    )
+    so.add_argument(
+        "--workers",
+        type=checks.integer(1, checks.WORKERS_MAX),
+        default=defaults.local_cores(),
+        help=f"worker processes, 1..{checks.WORKERS_MAX} (default: every local core)",
+    )
+    so.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
+    for p in (sp, so):
+        p.add_argument(
+            "--seed",
+            type=checks.seed,
+            default=defaults.IIMC_SEED,
+            help=f"deal seed (default: {defaults.IIMC_SEED})",
+        )
+        p.add_argument(
+            "--bidder",
+            default=defaults.IIMC_BIDDER,
+            metavar="SPEC",
+            help=f"who bids and declares (default: {defaults.IIMC_BIDDER})",
+        )
+        p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the result")
+        p.set_defaults(func=run, check=check)
+    pl = what.add_parser("plot", help="soloist results as a PNG")
+    pl.add_argument("files", nargs="+", metavar="JSON", type=checks.in_file)
+    pl.add_argument("--out", metavar="PNG", type=checks.out_file, required=True)
+    pl.set_defaults(func=run, check=check)
