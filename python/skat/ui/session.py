@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat._core import Action, Card, Deal, Game, GameType, Phase, Pimc, SkatError, Solver, View
+from skat._core import Action, Card, Deal, Game, Phase, SkatError, Solver, View
 from skat.match import start_player
 from skat.players import Player, make_player
 from skat.players.modelling import tell_names, tell_result
@@ -41,7 +41,8 @@ from skat.players.pimc import default_threads
 from skat.players.rules import RulesPlayer
 from skat.records import named_record
 from skat.seeds import deal_seed, derive_seed
-from skat.ui.analysis import GameAnalysis, analyze_game
+from skat.ui.advice import HINT_WORLDS, Advice
+from skat.ui.analysis import GameAnalysis
 from skat.ui.claims import rest_is_certain
 from skat.ui.common import (
     DEFAULT_OPPONENT,
@@ -51,13 +52,10 @@ from skat.ui.common import (
     action_text,
     parse_action,
 )
-from skat.ui.hints import CardHint, Hint, bidding_chance
+from skat.ui.hints import CardHint, Hint
 from skat.ui.sheet import ScoreSheet, SheetRow, score_sheet
 
 __all__ = ["CardHint", "GameChanged", "Hint", "ScoreSheet", "Session", "SheetRow"]
-
-# Hints in card play: enough worlds for stable percentages, exact card points as tie-break.
-HINT_WORLDS = 60
 
 
 class GameChanged(UiError):
@@ -72,11 +70,6 @@ class _Human:
         raise UiError("the person's moves come from the front end")
 
 
-# One hint engine per process (its solvers' tables are big), used by one hint at a time.
-_HINT_ENGINES: dict[tuple[int, int], Pimc] = {}
-_HINT_LOCK = threading.Lock()
-
-
 @dataclass
 class _Slot:
     """An AI chair: its spec, its player and the rules player that stands in for it."""
@@ -86,7 +79,7 @@ class _Slot:
     fallback: RulesPlayer = field(default_factory=RulesPlayer)
 
 
-class Session:
+class Session(Advice):
     """A list of games for one person against two AI players.
 
     ``seat``: the person's seat in the first game (0 forehand, 1 middlehand, 2 rearhand);
@@ -514,106 +507,6 @@ class Session:
     def records(self) -> str:
         """Every finished game as ISS record lines (one per line, newline at the end)."""
         return "".join(self.record(i) + "\n" for i in range(len(self._finished)))
-
-    # ----- help --------------------------------------------------------------------------
-
-    def hint(self) -> Hint:
-        """What the AI would do in the person's place.
-
-        In card play: a Monte Carlo search over ``hint_worlds`` worlds consistent with what the
-        person knows, with every legal card's win chance and expected card points. In the other
-        phases: the choice of an AI player of ``hint_spec``. Takes :attr:`lock` only
-        to read the position, so a front end may call it while others read the session.
-        """
-        with self.lock:
-            if not self.waiting_for_human:
-                raise InputError("a hint is given when it is your turn")
-            view = self.view()
-            index = self.index
-            seat = self.human_seat
-        legal = view.legal_actions()
-        with self._hint_lock:
-            if view.phase == Phase.PLAY:
-                if len(legal) == 1:
-                    only = action_text(legal[0], you=True)
-                    return Hint(legal[0], f"{only}: the only legal card")
-                return self._card_hint(view, legal, index)
-            player = self._hint_player
-            if player is None:
-                player = make_player(self._hint_spec)
-                if getattr(player, "omniscient", False):
-                    player = RulesPlayer()  # a hint must not look at hidden cards
-                hook = getattr(player, "new_game", None)
-                if hook is not None:
-                    hook(seat=seat, seed=derive_seed(self.seed, index, 3))
-                self._hint_player = player
-            choice = player.act(view)
-        action = Action(choice) if isinstance(choice, str) else choice
-        if action not in legal:
-            raise UiError(f"the AI's choice {action} is not legal here")
-        text = f"The AI would {action_text(action, you=True)}."
-        win, at = bidding_chance(view, action)
-        if win is not None:
-            text += (
-                f" Estimated chance to win a game worth at least {at}: {100 * win:.0f}%"
-                " (10+2 evaluation over every skat)."
-            )
-        return Hint(action, text, win=win, win_bid=at)
-
-    def _card_hint(self, view: View, legal: list[Action], index: int) -> Hint:
-        key = (self.hint_worlds, self.hint_threads)
-        with _HINT_LOCK:
-            engine = _HINT_ENGINES.get(key)
-            if engine is None:
-                engine = Pimc(worlds=self.hint_worlds, threads=self.hint_threads, points=True)
-                _HINT_ENGINES[key] = engine
-            seed = derive_seed(self.seed, index, len(view.played), 5)
-            decision = engine.decide(view, seed=seed)
-        contract = view.contract
-        null = contract is not None and contract.game_type == GameType.NULL
-        declarer = view.declarer == view.seat
-        cards = tuple(
-            CardHint(
-                v.card,
-                v.win,
-                None if null else (v.points if declarer else 120.0 - v.points),
-                v.schneider,
-            )
-            for v in decision.values
-        )
-        best = next(a for a in legal if a.card == decision.best)
-        with self.lock:
-            self._hinted[(index, len(view.played) + 1)] = decision.best
-        top = cards[0]
-        text = f"The AI would {action_text(best, you=True)}: wins in {100 * top.win:.0f}% of"
-        text += f" {decision.worlds} sampled deals"
-        if top.points is not None:
-            text += f", your side ends with {top.points:.0f} card points on average"
-        return Hint(best, text + ".", cards, decision.worlds, decision.seconds)
-
-    def analysis(self, index: int) -> GameAnalysis:
-        """The open-handed analysis of finished game ``index`` (computed once).
-
-        Takes :attr:`lock` only to find the game, so a front end may call it while others read
-        the session.
-        """
-        with self.lock:
-            if not 0 <= index < len(self._finished):
-                raise UiError(f"game {index + 1} is not finished")
-            game = self._finished[index]
-        with self._analysis_lock:
-            cached = self._analyses.get(index)
-            if cached is None:
-                if self._solver is None:
-                    self._solver = Solver(tt_mb=16)
-                hinted = {n: c for (i, n), c in self._hinted.items() if i == index}
-                cached = analyze_game(game, self._solver, hinted)
-                self._analyses[index] = cached
-            return cached
-
-    def analysis_ready(self, index: int) -> bool:
-        """Whether :meth:`analysis` for ``index`` is already computed."""
-        return index in self._analyses
 
     def seat_label(self, seat: int, index: int | None = None) -> str:
         """``'You (forehand)'``, ``'AI 1 (rules) (middlehand)'``."""

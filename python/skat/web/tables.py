@@ -27,9 +27,10 @@ from typing import Any, TypeVar
 
 from skat._core import Phase, SkatError
 from skat.players import PlayerSpecError, available_players, make_player
+from skat.ui.advice import HINT_WORLDS
 from skat.ui.analysis import GameAnalysis
 from skat.ui.common import DEFAULT_OPPONENT, InputError, UiError
-from skat.ui.session import HINT_WORLDS, GameChanged, Hint, Session
+from skat.ui.session import GameChanged, Hint, Session
 from skat.web.state import session_state
 from skat.web.store import ListStore
 
