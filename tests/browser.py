@@ -131,7 +131,7 @@ def new_list(d: WebDriver, seed: int, games: int = 1) -> None:
     wait_for(
         d,
         lambda: (
-            f"seed {seed}" in d.find_element(By.ID, "game-info").text
+            f"seed {seed}" in d.find_element(By.ID, "game-info").text.lower()
             and body(d, "game") == "1"
             and ready(d)
         ),

@@ -79,10 +79,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from skat.ui import words
+from skat.ui.common import UiError
 from skat.ui.stats import list_stats, plot_stats
 from skat.web.rooms import Rooms
 from skat.web.tables import ApiError, Tables, WebSession, check_spec
-from skat.web.viewer import RecordLibrary
+from skat.web.viewer import RecordLibrary, analysis_json
 
 __all__ = ["ApiError", "RecordLibrary", "Tables", "WebSession", "create_app"]
 
@@ -130,6 +132,14 @@ def _int_param(request: Request, key: str) -> int | None:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
+def _lang(request: Request | WebSocket) -> str:
+    """The reader's language (``?lang=en|de``, default English)."""
+    try:
+        return words.check_lang(request.query_params.get("lang", "en"))
+    except UiError as e:
+        raise ApiError(400, str(e)) from None
+
+
 def _token(body: dict[str, Any]) -> str | None:
     token = body.get("token")
     if token is not None and not isinstance(token, str):
@@ -156,19 +166,21 @@ def create_app(
     async def create_room(request: Request) -> Response:
         body = await _json_body(request)
         room, token = rm.create(body, own_spec)
-        return JSONResponse({"token": token, "state": room.state(token)}, status_code=201)
+        return JSONResponse(
+            {"token": token, "state": room.state(token, _lang(request))}, status_code=201
+        )
 
     async def join_room(request: Request) -> Response:
         room = rm.get(request.path_params["rid"])
         body = await _json_body(request)
         _, token = rm.join(room, body)
-        return JSONResponse({"token": token, "state": room.state(token)})
+        return JSONResponse({"token": token, "state": room.state(token, _lang(request))})
 
     async def start_room(request: Request) -> Response:
         room = rm.get(request.path_params["rid"])
         token = _token(await _json_body(request))
         rm.start(room, token)
-        return JSONResponse(room.state(token))
+        return JSONResponse(room.state(token, _lang(request)))
 
     async def room_state(request: Request) -> Response:
         room = rm.get(request.path_params["rid"])
@@ -181,7 +193,7 @@ def create_app(
                 if await request.is_disconnected():
                     return Response(status_code=204)
                 await asyncio.sleep(0.05)
-        return JSONResponse(room.state(token))
+        return JSONResponse(room.state(token, _lang(request)))
 
     async def room_action(request: Request) -> Response:
         room = rm.get(request.path_params["rid"])
@@ -190,13 +202,13 @@ def create_app(
         if not isinstance(text, str) or not text.strip():
             raise ApiError(422, 'expected {"token": ..., "action": "<token>"}')
         rm.act(room, _token(body), text)
-        return JSONResponse(room.state(_token(body)))
+        return JSONResponse(room.state(_token(body), _lang(request)))
 
     async def room_next(request: Request) -> Response:
         room = rm.get(request.path_params["rid"])
         token = _token(await _json_body(request))
         rm.next_game(room, token)
-        return JSONResponse(room.state(token))
+        return JSONResponse(room.state(token, _lang(request)))
 
     async def room_socket(ws: WebSocket) -> None:
         try:
@@ -205,6 +217,11 @@ def create_app(
             await ws.close(code=4404)
             return
         token = ws.query_params.get("token")
+        try:
+            lang = _lang(ws)
+        except ApiError:
+            await ws.close(code=4400)
+            return
         await ws.accept()
         sent = -1
         incoming = asyncio.ensure_future(ws.receive())
@@ -212,7 +229,7 @@ def create_app(
             while True:
                 if room.version != sent:
                     sent = room.version
-                    await ws.send_json(room.state(token))
+                    await ws.send_json(room.state(token, lang))
                 done, _ = await asyncio.wait({incoming}, timeout=0.05)
                 if done:
                     if incoming.result().get("type") == "websocket.disconnect":
@@ -249,7 +266,9 @@ def create_app(
 
     async def record_analysis(request: Request) -> Response:
         wait = _float_param(request, "wait", 20.0, 120.0)
-        report = await lib.analysis(request.path_params["fid"], request.path_params["n"], wait)
+        report = await lib.analysis(
+            request.path_params["fid"], request.path_params["n"], wait, _lang(request)
+        )
         if report is None:
             return JSONResponse({"status": "pending"}, status_code=202)
         return JSONResponse(report)
@@ -257,7 +276,7 @@ def create_app(
     async def create(request: Request) -> Response:
         body = await _json_body(request)
         ws = t.create(body)
-        return JSONResponse(ws.state(), status_code=201)
+        return JSONResponse(ws.state(_lang(request)), status_code=201)
 
     async def get_state(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
@@ -269,7 +288,7 @@ def create_app(
                 if await request.is_disconnected():
                     return Response(status_code=204)
                 await asyncio.sleep(0.05)
-        return JSONResponse(ws.state())
+        return JSONResponse(ws.state(_lang(request)))
 
     async def action(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
@@ -278,32 +297,32 @@ def create_app(
         if not isinstance(text, str) or not text.strip():
             raise ApiError(422, 'expected {"action": "<token>"}, e.g. {"action": "18"}')
         t.act(ws, text)
-        return JSONResponse(ws.state())
+        return JSONResponse(ws.state(_lang(request)))
 
     async def undo(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
         t.undo(ws)
-        return JSONResponse(ws.state())
+        return JSONResponse(ws.state(_lang(request)))
 
     async def claim(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
         await asyncio.to_thread(t.end_play, ws, "claim")
-        return JSONResponse(ws.state())
+        return JSONResponse(ws.state(_lang(request)))
 
     async def concede(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
         await asyncio.to_thread(t.end_play, ws, "concede")
-        return JSONResponse(ws.state())
+        return JSONResponse(ws.state(_lang(request)))
 
     async def next_game(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
         t.next_game(ws)
-        return JSONResponse(ws.state())
+        return JSONResponse(ws.state(_lang(request)))
 
     async def hint(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
         h = await t.hint(ws)
-        return JSONResponse(h.as_dict())
+        return JSONResponse({**h.as_dict(), "text": words.hint_text(h, _lang(request))})
 
     async def analysis(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
@@ -321,7 +340,7 @@ def create_app(
             you = s.seat_of(s.human_chair, i)
             names = list(s.seat_names(i))
         data = {"status": "done", "game": i + 1, "you": you, "names": names}
-        return JSONResponse({**data, **report.as_dict(you, names)})
+        return JSONResponse({**data, **analysis_json(report, you, names, _lang(request))})
 
     async def record(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])

@@ -101,8 +101,8 @@ class Room:
         """The chair of ``token``, or :data:`~skat.web.state.SPECTATOR`."""
         return self.tokens.get(token or "", SPECTATOR)
 
-    def state(self, token: str | None) -> dict[str, Any]:
-        """What the holder of ``token`` may see of the room, JSON-ready."""
+    def state(self, token: str | None, lang: str = "en") -> dict[str, Any]:
+        """What the holder of ``token`` may see of the room, its words in ``lang``."""
         chair = self.chair_of(token)
         with self.lock:
             room = {
@@ -120,7 +120,7 @@ class Room:
                 return {"lobby": True, "version": self.version, **room}
             s = self.session
             with s.lock:
-                state = session_state(s, self.id, self.version, self.busy, chair)
+                state = session_state(s, self.id, self.version, self.busy, chair, lang)
         return {"lobby": False, **room, **state}
 
 

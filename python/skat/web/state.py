@@ -10,12 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from skat._core import Action, Card, Cards, Contract, GameType, Phase, matadors
+from skat.ui import words
 from skat.ui.common import (
-    SEAT_NAMES,
-    action_text,
     card_text,
-    contract_name,
-    result_text,
     valuation,
 )
 from skat.ui.session import Session
@@ -47,24 +44,20 @@ def _cards(cards: Cards | None, game_type: GameType | None = None) -> list[dict[
     return None if cards is None else [card_json(c) for c in cards.sorted(game_type)]
 
 
-def _contract_json(contract: Contract) -> dict[str, Any]:
-    return {"token": str(contract), "name": contract_name(contract)}
+def _contract_json(contract: Contract, lang: str = "en") -> dict[str, Any]:
+    return {"token": str(contract), "name": words.contract_text(contract, lang)}
 
 
-def _action_json(action: Action, known: Cards, bid: int) -> dict[str, Any]:
+def _action_json(action: Action, known: Cards, bid: int, lang: str = "en") -> dict[str, Any]:
     kind = action.kind
     out: dict[str, Any] = {"token": str(action), "kind": kind}
     if kind == "bid":
         out["label"] = str(action.bid)
-    elif kind == "hold":
-        out["label"] = "Hold"
-    elif kind == "pass":
-        out["label"] = "Pass"
-    elif kind == "pickup":
-        out["label"] = "Pick up the skat"
+    elif kind in ("hold", "pass", "pickup"):
+        out["label"] = words.action_label(kind, lang)
     elif kind == "declare" and action.contract is not None:
         c = action.contract
-        out["label"] = contract_name(c)
+        out["label"] = words.contract_text(c, lang)
         gt = c.game_type
         if gt == GameType.NULL:
             out["value"] = c.base_value
@@ -77,7 +70,7 @@ def _action_json(action: Action, known: Cards, bid: int) -> dict[str, Any]:
         out["label"] = card_text(action.card)
         out["card"] = str(action.card)
     else:
-        out["label"] = action_text(action, you=True)
+        out["label"] = words.action_phrase(action, True, lang)
     return out
 
 
@@ -86,11 +79,16 @@ SPECTATOR = -1
 
 
 def session_state(
-    session: Session, session_id: str, version: int, busy: bool, chair: int | None = None
+    session: Session,
+    session_id: str,
+    version: int,
+    busy: bool,
+    chair: int | None = None,
+    lang: str = "en",
 ) -> dict[str, Any]:
     """The state of ``session`` for the person in ``chair`` (default: the session's own
-    person; :data:`SPECTATOR`: public information only), JSON-ready (call with
-    ``session.lock`` held)."""
+    person; :data:`SPECTATOR`: public information only), its words in ``lang``
+    (:data:`skat.ui.words.LANGS`), JSON-ready (call with ``session.lock`` held)."""
     s = session
     g = s.game
     watching = chair == SPECTATOR
@@ -117,9 +115,9 @@ def session_state(
         players.append(
             {
                 "seat": seat,
-                "position": SEAT_NAMES[seat],
+                "position": words.seat_name(seat, lang),
                 "chair": at,
-                "name": s.names[at],
+                "name": words.display_name(s.names[at], lang),
                 "you": seat == me,
                 "role": role,
                 "tricks": won_tricks[seat],
@@ -130,8 +128,13 @@ def session_state(
     for who, action in view.history:
         if not isinstance(who, int) or action.kind == "play":
             continue
-        name = "You" if who == me else s.names[s.chair_at(who)]
-        log.append({"seat": who, "text": f"{name} {action_text(action, you=who == me)}"})
+        name = (
+            words.you_name(lang)
+            if who == me
+            else words.display_name(s.names[s.chair_at(who)], lang)
+        )
+        text = words.action_phrase(action, who == me, lang)
+        log.append({"seat": who, "text": f"{name} {text}"})
     trick = [{"seat": (view.leader + i) % 3, **card_json(c)} for i, c in enumerate(view.trick)]
     last_trick = None
     if view.tricks:
@@ -151,6 +154,7 @@ def session_state(
     ]
     state: dict[str, Any] = {
         "id": session_id,
+        "lang": lang,
         "version": version,
         "busy": busy,
         "game": s.index + 1,
@@ -163,10 +167,10 @@ def session_state(
         "your_turn": bool(legal),
         "players": players,
         "hand": hand,
-        "legal": [_action_json(a, known, g.bid) for a in legal if a.kind != "play"],
+        "legal": [_action_json(a, known, g.bid, lang) for a in legal if a.kind != "play"],
         "bid": g.bid,
         "declarer": g.declarer,
-        "contract": None if contract is None else _contract_json(contract),
+        "contract": None if contract is None else _contract_json(contract, lang),
         "log": log,
         "trick": trick,
         "leader": view.leader,
@@ -178,7 +182,10 @@ def session_state(
         "list_over": s.list_over,
         "finished": len(s.finished),
         "result": None,
-        "sheet": s.sheet().as_dict(),
+        "sheet": {
+            **s.sheet().as_dict(),
+            "names": [words.display_name(n, lang) for n in s.names],
+        },
         "notes": s.notes[-5:],
         "rated": not s.undo_allowed,
         "can_undo": s.can_undo and chair is None,
@@ -189,16 +196,22 @@ def session_state(
         r = g.result
         assert r is not None
         v = valuation(r)
+        lines = words.valuation_lines(r, lang)
         declarer_you = r.declarer == me
-        name = "You" if declarer_you or r.declarer is None else s.names[s.chair_at(r.declarer)]
-        text = result_text(r, name, declarer_you)
+        you_name = words.you_name(lang)
+        name = (
+            you_name
+            if declarer_you or r.declarer is None
+            else words.display_name(s.names[s.chair_at(r.declarer)], lang)
+        )
+        text = words.result_sentence(r, name, declarer_you, lang)
         state["result"] = {
             "text": text,
             "won": r.won,
             "declarer": r.declarer,
             "value": r.value,
             "declarer_points": r.declarer_points,
-            "valuation": v.as_dict(),
+            "valuation": {**v.as_dict(), "lines": lines},
             "scores": list(r.scores),
             "hands": [_cards(g.deal.hands[seat], gt) for seat in range(3)],
             "skat": _cards(g.deal.skat, gt),

@@ -68,9 +68,9 @@ class WebSession:
     def touch(self) -> None:
         self.last_seen = time.monotonic()
 
-    def state(self) -> dict[str, Any]:
+    def state(self, lang: str = "en") -> dict[str, Any]:
         with self.session.lock:
-            return session_state(self.session, self.id, self.version, self.busy)
+            return session_state(self.session, self.id, self.version, self.busy, lang=lang)
 
 
 def check_spec(spec: str, own: Sequence[str] = ()) -> str:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skat._core import Game, GameType, SkatError
+from skat.ui import words
 from skat.ui.analysis import GameAnalysis, analyze_game
 from skat.web.state import card_json
 from skat.web.tables import ApiError
@@ -57,6 +58,17 @@ class RecordFile:
 def _names(game: Game) -> list[str]:
     header = dict(game.header)
     return [header.get(f"P{s}", str(s)) or str(s) for s in range(3)]
+
+
+def analysis_json(
+    report: GameAnalysis, seat: int | None, names: list[str], lang: str = "en"
+) -> dict[str, Any]:
+    """A game's analysis as JSON with its words in ``lang``; ``seat`` picks whose costly
+    moves the summary lists (None: everybody's)."""
+    out = report.as_dict(seat, names)
+    out["summary"] = words.analysis_summary(report, seat, names, lang)
+    out["moves"] = [{**m.as_dict(), "text": words.move_text(m, lang)} for m in report.moves]
+    return out
 
 
 def game_summary(n: int, line: int, game: Game) -> dict[str, Any]:
@@ -202,7 +214,9 @@ class RecordLibrary:
         _, g = self._game(fid, n)
         return {"game": n, **game_detail(g)}
 
-    async def analysis(self, fid: str, n: int, wait: float) -> dict[str, Any] | None:
+    async def analysis(
+        self, fid: str, n: int, wait: float, lang: str = "en"
+    ) -> dict[str, Any] | None:
         """The open-handed analysis of game ``n``, or None while it is still being computed
         after ``wait`` seconds."""
         rf, g = self._game(fid, n)
@@ -220,7 +234,12 @@ class RecordLibrary:
         except SkatError as e:
             raise ApiError(422, f"game {n} cannot be analysed: {e}") from e
         names = _names(g)
-        return {"status": "done", "game": n, "names": names, **report.as_dict(None, names)}
+        return {
+            "status": "done",
+            "game": n,
+            "names": names,
+            **analysis_json(report, None, names, lang),
+        }
 
 
 __all__ = ["RecordLibrary", "game_detail", "game_summary"]

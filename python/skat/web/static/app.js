@@ -1,8 +1,8 @@
 // The Skat table in the browser: draws the state the server sends and posts the person's moves.
-// Plain JavaScript, no build step. The API is described in skat/web/app.py and docs/play.md.
+// Plain JavaScript, no build step (helpers, languages and card faces: common.js). The API is
+// described in skat/web/app.py and docs/play.md.
 "use strict";
 
-const SUITS = { C: "♣", S: "♠", H: "♥", D: "♦" };
 let state = null;          // the latest state from the server
 let sid = null;            // the session id
 let polling = false;       // a long poll is running
@@ -14,60 +14,6 @@ let cursor = null;         // the hand card the keyboard points at (its code)
 const room = (window.location.pathname.match(/^\/room\/([^/]+)$/) || [])[1] || null;
 let seatKey = room ? localStorage.getItem(`skat-room-${room}`) : null;
 let socket = null;
-
-// ----- helpers --------------------------------------------------------------------------
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
-
-function cardEl(card, tag = "div") {
-  const node = el(tag, { class: "card", dataset: { card: card.card, suit: card.suit },
-                         title: card.text, "aria-label": card.text });
-  node.append(el("span", { class: "rank", text: card.rank }), el("span", { class: "suit", text: SUITS[card.suit] }));
-  if (tag === "button") node.type = "button";
-  return node;
-}
-
-function mini(code) {
-  const rank = code[1] === "T" ? "10" : code[1];
-  return el("span", { class: "mini", dataset: { suit: code[0] }, text: SUITS[code[0]] + rank });
-}
-
-function say(text, error = false) {
-  const box = document.getElementById("message");
-  if (!text) { box.hidden = true; return; }
-  box.hidden = false;
-  box.textContent = text;
-  box.className = error ? "error" : "";
-}
-
-async function api(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, options);
-  let data = null;
-  try { data = await response.json(); } catch (e) { data = null; }
-  if (!response.ok) {
-    const message = (data && data.error) || `${response.status} ${response.statusText}`;
-    const err = new Error(message);
-    err.status = response.status;
-    throw err;
-  }
-  return { status: response.status, data };
-}
 
 // ----- the session ----------------------------------------------------------------------
 
@@ -101,7 +47,7 @@ async function resume() {
       return;
     } catch (e) {
       sessionStorage.removeItem("skat-session");
-      if (named) say(`Cannot resume list ${named}: ${e.message}`, true);
+      if (named) say(tr("Cannot resume list {list}: {error}", { list: named, error: e.message }), true);
     }
   }
   await newList();
@@ -116,7 +62,7 @@ async function poll() {
       show(data, false);
     }
   } catch (e) {
-    say(`lost contact with the server: ${e.message}`, true);
+    say(tr("lost contact with the server: {error}", { error: e.message }), true);
   } finally {
     polling = false;
   }
@@ -148,7 +94,7 @@ function drawTableMoves() {
   toggle("claim-button", state.can_claim && !state.busy);
   toggle("concede-button", state.can_concede && !state.busy);
   const concede = document.getElementById("concede-button");
-  concede.textContent = state.can_claim ? "Resign" : "Concede the rest";
+  concede.textContent = tr(state.can_claim ? "Resign" : "Concede the rest");
 }
 
 async function showStats() {
@@ -184,8 +130,8 @@ async function askHint() {
     if (data.cards.length) {
       hintCard = data.cards[0].card;
       const table = el("table", { class: "hint-table" });
-      table.append(el("tr", {}, el("th", { text: "card" }), el("th", { text: "win" }),
-                               el("th", { text: "your points" })));
+      table.append(el("tr", {}, el("th", { text: tr("card") }), el("th", { text: tr("win") }),
+                               el("th", { text: tr("your points") })));
       data.cards.forEach((c, i) => {
         table.append(el("tr", { class: i === 0 ? "best" : "" }, el("td", {}, mini(c.card)),
           el("td", { text: `${Math.round(100 * c.win)}%` }),
@@ -202,7 +148,7 @@ async function showAnalysis() {
   const box = document.getElementById("analysis");
   box.hidden = false;
   const summary = document.getElementById("analysis-summary");
-  summary.replaceChildren(el("li", { text: "analysing every card with all hands open…" }));
+  summary.replaceChildren(el("li", { text: tr("analysing every card with all hands open…") }));
   document.querySelector("#analysis-table tbody").replaceChildren();
   try {
     let result;
@@ -221,7 +167,7 @@ async function showAnalysis() {
       if (m.forced) verdict = "forced";
       else if (m.hinted) verdict = m.flipped || m.points_lost ? "followed the hint" : "followed the hint: best";
       else if (m.flipped) verdict = "turned a won game into a lost one";
-      else if (m.points_lost) verdict = `−${m.points_lost} card points`;
+      else if (m.points_lost) verdict = tr("−{n} card points", { n: m.points_lost });
       const best = el("td");
       m.best.forEach((c) => best.append(mini(c), " "));
       body.append(el("tr", { class: classes }, el("td", { text: m.trick }),
@@ -259,10 +205,11 @@ function drawPlayer(node, p) {
   node.replaceChildren();
   node.classList.toggle("to-move", state.to_move === p.seat && !state.over);
   const name = el("div", { class: "name", text: p.you ? `${p.name}` : p.name });
-  if (p.role) name.append(el("span", { class: `badge ${p.role}`, text: p.role }));
-  node.append(name, el("div", { class: "meta", text: `${p.position} · ${p.tricks} trick${p.tricks === 1 ? "" : "s"}` }));
+  if (p.role) name.append(el("span", { class: `badge ${p.role}`, text: tr(p.role) }));
+  const tricks = p.tricks === 1 ? (LANG === "de" ? "1 Stich" : "1 trick") : tr("{n} tricks", { n: p.tricks });
+  node.append(name, el("div", { class: "meta", text: `${p.position} · ${tricks}` }));
   if (p.you && state.discard && p.role === "declarer" && state.phase !== "discard") {
-    const put = el("div", { class: "meta put-away" }, "put away: ");
+    const put = el("div", { class: "meta put-away" }, `${tr("put away:")} `);
     state.discard.forEach((c) => put.append(mini(c.card), " "));
     node.append(put);
   }
@@ -284,7 +231,7 @@ function drawTrick() {
     cards = state.last_trick.cards;
     trick.classList.add("last");
     const w = state.players[state.last_trick.winner];
-    caption.textContent = `trick ${state.last_trick.number}: ${w.you ? "you take" : w.name + " takes"} ${state.last_trick.points} points`;
+    caption.textContent = tr("trick {n}: {takes} {points} points", { n: state.last_trick.number, takes: w.you ? tr("you take") : tr("{name} takes", { name: w.name }), points: state.last_trick.points });
   }
   for (const c of cards) trick.querySelector(`.slot-${seatSide(c.seat)}`).append(cardEl(c));
 }
@@ -310,7 +257,7 @@ function clickCard(c) {
   if (!state.your_turn || state.busy) return;
   if (state.phase === "play") {
     if (c.legal) act(c.card);
-    else say(`${c.text} is not playable now: follow suit if you can.`, true);
+    else say(tr("{card} is not playable now: follow suit if you can.", { card: cardName(c.card) }), true);
   } else if (state.phase === "discard") {
     if (selected.has(c.card)) selected.delete(c.card);
     else if (selected.size < 2) selected.add(c.card);
@@ -336,17 +283,17 @@ function drawActions() {
     if (bids.length > 6) {
       const select = el("select", { id: "more-bids", "aria-label": "higher bids" });
       bids.slice(6).forEach((a) => select.append(el("option", { value: a.token, text: a.label })));
-      const go = el("button", { type: "button", text: "Bid" });
+      const go = el("button", { type: "button", text: tr("Bid") });
       go.addEventListener("click", () => act(select.value));
       box.append(select, go);
     }
     for (const a of legal.filter((x) => x.kind === "hold" || x.kind === "pass")) box.append(button(a.label, a.token, { class: a.kind }));
   } else if (state.phase === "skat") {
-    box.append(button("Pick up the skat", "s", { class: "pickup" }));
+    box.append(button(tr("Pick up the skat"), "s", { class: "pickup" }));
     const hand = legal.filter((a) => a.kind === "declare");
     const select = el("select", { id: "hand-games", "aria-label": "hand games" });
-    hand.forEach((a) => select.append(el("option", { value: a.token, text: `${a.label} (${a.value}${a.below_bid ? ", below the bid" : ""})` })));
-    const go = el("button", { type: "button", id: "play-hand", text: "Play hand" });
+    hand.forEach((a) => select.append(el("option", { value: a.token, text: `${a.label} (${a.value}${a.below_bid ? ", " + tr("below the bid") : ""})` })));
+    const go = el("button", { type: "button", id: "play-hand", text: tr("Play hand") });
     go.addEventListener("click", () => act(select.value));
     box.append(el("span", { class: "or", text: "or" }), select, go);
   } else if (state.phase === "declare") {
@@ -359,7 +306,7 @@ function drawActions() {
     }
   } else if (state.phase === "discard") {
     const chosen = [...selected];
-    const b = el("button", { type: "button", id: "discard-button", text: chosen.length === 2 ? `Put away ${chosen.map((c) => SUITS[c[0]] + (c[1] === "T" ? "10" : c[1])).join(" ")}` : "Choose two cards to put away" });
+    const b = el("button", { type: "button", id: "discard-button", text: chosen.length === 2 ? tr("Put away {cards}", { cards: chosen.map(cardName).join(" ") }) : tr("Choose two cards to put away") });
     b.disabled = chosen.length !== 2;
     b.addEventListener("click", () => act(chosen.join(" ")));
     box.append(b);
@@ -422,7 +369,7 @@ function onKey(e) {
 function connect() {
   const proto = window.location.protocol === "https:" ? "wss" : "ws";
   const query = seatKey ? `?token=${encodeURIComponent(seatKey)}` : "";
-  socket = new WebSocket(`${proto}://${window.location.host}/ws/rooms/${room}${query}`);
+  socket = new WebSocket(`${proto}://${window.location.host}/ws/rooms/${room}${query}${query ? "&" : "?"}lang=${LANG}`);
   socket.onmessage = (event) => {
     const data = JSON.parse(event.data);
     if (data.lobby) drawLobby(data);
@@ -430,7 +377,7 @@ function connect() {
   };
   socket.onclose = (event) => {  // the network dropped: try again; a closed table: say so
     document.body.dataset.connected = "false";
-    if (event.code === 4404) { say("This table no longer exists: start a new one from the front page.", true); return; }
+    if (event.code === 4404) { say(tr("This table no longer exists: start a new one from the front page."), true); return; }
     setTimeout(connect, 1000);
   };
   socket.onopen = () => { document.body.dataset.connected = "true"; };
@@ -440,10 +387,10 @@ function drawLobby(data) {
   document.body.dataset.lobby = "true";
   document.body.dataset.chair = data.chair === null ? "" : String(data.chair);
   document.getElementById("lobby").hidden = false;
-  document.getElementById("game-info").textContent = `table for three · ${data.games} game(s)`;
+  document.getElementById("game-info").textContent = tr("table for three · {games} game(s)", { games: data.games });
   document.getElementById("room-link").value = window.location.href;
   document.getElementById("seats").replaceChildren(...data.seats.map((seat) => el("li", {
-    text: seat.person ? `${seat.name}${seat.chair === data.chair ? " (you)" : ""}` : "free (the AI plays if nobody joins)" })));
+    text: seat.person ? `${seat.name}${seat.chair === data.chair ? tr(" (you)") : ""}` : tr("free (the AI plays if nobody joins)") })));
   document.getElementById("join-form").hidden = data.chair !== null || data.seats.every((x) => x.person);
   document.getElementById("start-button").hidden = !data.host;
 }
@@ -466,7 +413,7 @@ async function startRoom() {
 
 async function newRoom() {
   try {
-    const name = window.prompt("Your name at the table", "Host");
+    const name = window.prompt(tr("Your name at the table"), "Host");
     if (name === null) return;
     const games = Number(document.getElementById("new-games").value) || 3;
     const { data } = await api("POST", "/api/rooms", { name: name || undefined, games });
@@ -479,14 +426,14 @@ function statusText() {
   if (state.over) return state.result ? state.result.text : "";
   if (!state.your_turn) {
     const p = state.players[state.to_move];
-    return p.you ? "" : `${p.name} is thinking…`;
+    return p.you ? "" : tr("{name} is thinking…", { name: p.name });
   }
   return {
-    bidding: state.legal.some((a) => a.kind === "hold") ? `Hold ${state.bid} or pass?` : "Your bid",
-    skat: "Pick up the skat or play hand",
-    discard: "Put two cards away",
-    declare: "Declare your game",
-    play: "Your turn: play a card",
+    bidding: state.legal.some((a) => a.kind === "hold") ? tr("Hold {bid} or pass?", { bid: state.bid }) : tr("Your bid"),
+    skat: tr("Pick up the skat or play hand"),
+    discard: tr("Put two cards away"),
+    declare: tr("Declare your game"),
+    play: tr("Your turn: play a card"),
   }[state.phase] || "";
 }
 
@@ -504,9 +451,9 @@ function drawResult() {
     cards.forEach((c) => row.append(mini(c.card)));
     hands.append(row);
   });
-  const skat = el("div", { class: "row" }, el("span", { class: "who", text: "skat" }));
+  const skat = el("div", { class: "row" }, el("span", { class: "who", text: tr("skat") }));
   r.skat.forEach((c) => skat.append(mini(c.card)));
-  if (r.put_away) { skat.append(el("span", { class: "gap", text: "put away:" })); r.put_away.forEach((c) => skat.append(mini(c.card))); }
+  if (r.put_away) { skat.append(el("span", { class: "gap", text: tr("put away:") })); r.put_away.forEach((c) => skat.append(mini(c.card))); }
   hands.append(skat);
   document.getElementById("download-game").href = `/api/sessions/${sid}/games/${state.finished}.iss`;
   document.getElementById("download-list").href = `/api/sessions/${sid}/records.iss`;
@@ -519,7 +466,7 @@ function drawSheet() {
   const sheet = state.sheet;
   const table = document.getElementById("sheet");
   table.replaceChildren();
-  const head = el("tr", {}, el("th", { text: "#" }), el("th", { text: "game" }));
+  const head = el("tr", {}, el("th", { text: "#" }), el("th", { text: tr("game") }));
   sheet.names.forEach((n) => head.append(el("th", { text: n })));
   table.append(el("thead", {}, head));
   const body = el("tbody");
@@ -531,7 +478,7 @@ function drawSheet() {
     body.append(tr);
   }
   table.append(body);
-  const foot = el("tr", {}, el("td", { text: "" }), el("td", { text: `${sheet.rows.length} of ${sheet.games} · won–lost` }));
+  const foot = el("tr", {}, el("td", { text: "" }), el("td", { text: tr("{played} of {games} · won–lost", { played: sheet.rows.length, games: sheet.games }) }));
   sheet.tally.forEach(([w, l]) => foot.append(el("td", { text: `${w}–${l}` })));
   table.append(el("tfoot", {}, foot));
 }
@@ -543,7 +490,7 @@ function draw() {
   document.body.dataset.busy = String(state.busy);
   document.body.dataset.version = String(state.version);
   document.body.dataset.game = String(state.game);
-  document.getElementById("game-info").textContent = `game ${state.game} of ${state.games} · seed ${state.seed}`;
+  document.getElementById("game-info").textContent = tr("game {game} of {games} · seed {seed}", { game: state.game, games: state.games, seed: state.seed });
   const link = document.getElementById("list-link");
   link.href = `/?list=${encodeURIComponent(state.id)}`;
   for (const p of state.players) {
@@ -553,11 +500,11 @@ function draw() {
   const banner = document.getElementById("contract-banner");
   if (state.contract) {
     const d = state.players[state.declarer];
-    banner.textContent = `${d.you ? "You play" : d.name + " plays"} ${state.contract.name} · bid ${state.bid}`;
+    banner.textContent = d.you ? tr("You play {contract} · bid {bid}", { contract: state.contract.name, bid: state.bid }) : tr("{name} plays {contract} · bid {bid}", { name: d.name, contract: state.contract.name, bid: state.bid });
   } else if (state.declarer !== null) {
     const d = state.players[state.declarer];
-    banner.textContent = `${d.you ? "You win" : d.name + " wins"} the auction at ${state.bid}`;
-  } else banner.textContent = state.bid ? `bidding: ${state.bid}` : "bidding";
+    banner.textContent = d.you ? tr("You win the auction at {bid}", { bid: state.bid }) : tr("{name} wins the auction at {bid}", { name: d.name, bid: state.bid });
+  } else banner.textContent = state.bid ? tr("bidding: {bid}", { bid: state.bid }) : tr("bidding");
   const open = document.getElementById("open-hand");
   open.hidden = !state.open_hand || state.over;
   open.replaceChildren(...(state.open_hand || []).map((c) => cardEl(c)));
@@ -594,6 +541,7 @@ document.getElementById("start-button").addEventListener("click", startRoom);
 document.getElementById("undo-button").addEventListener("click", () => tableMove("undo"));
 document.getElementById("claim-button").addEventListener("click", () => tableMove("claim"));
 document.getElementById("concede-button").addEventListener("click", () => tableMove("concede"));
+translatePage();
 if (room) {
   document.body.classList.add("room");
   connect();

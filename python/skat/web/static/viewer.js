@@ -1,49 +1,14 @@
 // The record viewer: opens an ISS record file through the server (POST /api/records), lists its
 // games and steps through one card by card with every hand shown, next to the open-handed
-// analysis of each card. Plain JavaScript, no build step; the API is in skat/web/app.py.
+// analysis of each card. Plain JavaScript, no build step (helpers: common.js); the API is in
+// skat/web/app.py.
 "use strict";
 
-const SUITS = { C: "♣", S: "♠", H: "♥", D: "♦" };
 const SEATS = ["forehand", "middlehand", "rearhand"];
 let file = null;       // the listing of the open file
 let game = null;       // the game shown (GET /api/records/{id}/games/{n})
 let analysis = null;   // its analysis, once computed
 let step = 0;          // cards played so far in the view
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
-
-function cardEl(card, extra = "") {
-  const node = el("div", { class: `card ${extra}`.trim(), dataset: { card: card.card, suit: card.suit },
-                           title: card.text, "aria-label": card.text });
-  node.append(el("span", { class: "rank", text: card.rank }), el("span", { class: "suit", text: SUITS[card.suit] }));
-  return node;
-}
-
-function say(text, error = false) {
-  const box = document.getElementById("message");
-  box.hidden = !text;
-  box.textContent = text || "";
-  box.className = error ? "error" : "";
-}
-
-async function api(method, path, body) {
-  const response = await fetch(path, body === undefined ? { method } : { method, body });
-  let data = null;
-  try { data = await response.json(); } catch (e) { data = null; }
-  if (!response.ok) throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
-  return { status: response.status, data };
-}
 
 // ----- the file -------------------------------------------------------------------------
 
@@ -157,7 +122,7 @@ function draw() {
     box.replaceChildren(
       el("div", { class: "name", text: `${game.names[seat]}, ${SEATS[seat]}${badge}` }),
       el("div", { class: "cards small" }, ...startHand(seat).map((c) =>
-        cardEl(c, played.has(c.card) ? "gone" : ""))));
+        cardEl(c, "div", played.has(c.card) ? "gone" : ""))));
   }
   const skat = document.getElementById("skat");
   skat.replaceChildren(...game.skat.map((c) => cardEl(c)));
@@ -174,7 +139,7 @@ function draw() {
     const complete = shown.length === 3 && shown[0].winner !== null;
     label.textContent = `Trick ${t}` + (complete ? `: ${game.names[shown[0].winner]} wins` : "");
     trickBox.replaceChildren(...shown.map((c) => {
-      const node = cardEl(c, complete && c.seat === c.winner ? "won" : "");
+      const node = cardEl(c, "div", complete && c.seat === c.winner ? "won" : "");
       node.append(el("span", { class: "who", text: game.names[c.seat] }));
       return node;
     }));
@@ -207,6 +172,7 @@ function go(to) {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  translatePage();
   document.getElementById("file-input").addEventListener("change", openFile);
   document.getElementById("first").addEventListener("click", () => go(0));
   document.getElementById("prev").addEventListener("click", () => go(step - 1));
