@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from skat import Cards, Game
-from skat.bidding.model import default_model
+from skat.bidding.model import BiddingModel, default_model
 from skat.cli import main
 from skat.parallel import ParallelError, run_tasks
 from skat.training.curve import curve_sizes, learning_curve, score_model
@@ -311,3 +311,19 @@ def test_cli_curve_and_training_from_a_selfplay_directory(
         - data["held_out"]["games"]
     )
     assert data["held_out"]["log_loss"] > 0 and data["held_out"]["brier"] > 0
+
+
+def test_train_bidding_learns_from_iss_archives_too(contract_games: Path, tmp_path: Path) -> None:
+    """Human ISS records (the format 'skat replay' reads) join the training games."""
+    sample = Path(__file__).parent / "data" / "iss" / "iss-sample.sgf"
+    human = len(samples_from_records(read_records([sample])))
+    mine = len(samples_from_records(read_records([contract_games])))
+    counts = []
+    for extra in ([], ["--iss", str(sample)]):
+        out = tmp_path / f"m{len(extra)}.npz"
+        args = ["train", "bidding", "--data", str(contract_games), "--held-out", "0"]
+        assert main([*args, *extra, "--out", str(out)]) == 0
+        meta = BiddingModel.load(out).meta
+        counts.append(meta["training_games"])
+        assert ("iss-sample.sgf" in meta["sources"]) == bool(extra)
+    assert counts == [mine, mine + human] and human > 40
