@@ -68,6 +68,18 @@ const GERMAN = {
   "free (the AI plays if nobody joins)": "frei (die KI spielt, wenn niemand kommt)", " (you)": " (du)",
   "Your name at the table": "Dein Name am Tisch",
   "French cards": "Französisches Blatt", "German cards": "Deutsches Blatt",
+  // the record viewer
+  "Open an ISS record file (one game a line)": "Öffne eine ISS-Datei (ein Spiel pro Zeile)", "Play": "Spielen",
+  "Result": "Ergebnis", "Analysis": "Analyse", "(every card open)": "(alle Karten offen)",
+  "Cannot open {name}: {error}": "{name} lässt sich nicht öffnen: {error}",
+  "{name}: {n} game(s)": "{name}: {n} Spiel(e)", ", {n} unreadable line(s)": ", {n} unlesbare Zeile(n)",
+  "analysing…": "wird analysiert…", "everybody passed": "alle haben gepasst", "unfinished": "nicht beendet",
+  "Trick": "Stich", "Trick {n}": "Stich {n}", ": {name} wins": ": {name} bekommt ihn",
+  "before the first card ({n})": "vor der ersten Karte ({n})", "card {k} of {n}": "Karte {k} von {n}",
+  "Step through the game with ▶ or the → key.": "Geh mit ▶ oder der Taste → durch das Spiel.",
+  "no analysis for this card": "keine Analyse für diese Karte", "(the only legal card)": "(die einzige erlaubte Karte)",
+  "{outcome}, value {value}, declarer's card points {points}; scores {scores}":
+    "{outcome}, Wert {value}, Augen des Alleinspielers {points}; Punkte {scores}",
 };
 
 function tr(text, vars = {}) {

@@ -24,7 +24,7 @@ async function openFile(event) {
     drawListing();
     await showGame(1);
   } catch (e) {
-    say(`Cannot open ${chosen.name}: ${e.message}`, true);
+    say(tr("Cannot open {name}: {error}", { name: chosen.name, error: e.message }), true);
   }
 }
 
@@ -36,8 +36,8 @@ function resultText(g) {
 
 function drawListing() {
   const info = document.getElementById("file-info");
-  info.textContent = `${file.name}: ${file.games.length} game(s)` +
-    (file.errors.length ? `, ${file.errors.length} unreadable line(s)` : "");
+  info.textContent = tr("{name}: {n} game(s)", { name: file.name, n: file.games.length }) +
+    (file.errors.length ? tr(", {n} unreadable line(s)", { n: file.errors.length }) : "");
   const body = document.querySelector("#games tbody");
   body.replaceChildren(...file.games.map((g) => el("tr", {
     dataset: { game: g.game }, onclick: () => showGame(g.game) },
@@ -67,7 +67,7 @@ async function showGame(n) {
 }
 
 async function loadAnalysis(n) {
-  document.getElementById("summary").replaceChildren(el("li", { text: "analysing…" }));
+  document.getElementById("summary").replaceChildren(el("li", { text: tr("analysing…") }));
   document.getElementById("moves").replaceChildren();
   try {
     for (;;) {
@@ -103,10 +103,10 @@ function drawFacts() {
     el("li", { text: `${a.seat === null ? "" : game.names[a.seat] + ": "}${a.action}` })));
   const r = game.result;
   const box = document.getElementById("result");
-  if (game.passed) { box.textContent = "everybody passed"; return; }
-  if (!r) { box.textContent = "unfinished"; return; }
-  box.textContent = `${r.won ? "won" : "lost"}, value ${r.value}, declarer's card points ` +
-    `${r.declarer_points}; scores ${r.scores.join(" / ")}`;
+  if (game.passed) { box.textContent = tr("everybody passed"); return; }
+  if (!r) { box.textContent = tr("unfinished"); return; }
+  box.textContent = tr("{outcome}, value {value}, declarer's card points {points}; scores {scores}", {
+    outcome: tr(r.won ? "won" : "lost"), value: r.value, points: r.declarer_points, scores: r.scores.join(" / ") });
 }
 
 function draw() {
@@ -126,18 +126,18 @@ function draw() {
   }
   const skat = document.getElementById("skat");
   skat.replaceChildren(...game.skat.map((c) => cardEl(c)));
-  if (game.discard) skat.append(el("span", { class: "label", text: " put away:" }),
+  if (game.discard) skat.append(el("span", { class: "label", text: ` ${tr("put away:")}` }),
                                 ...game.discard.map((c) => cardEl(c)));
   const trickBox = document.getElementById("trick-cards");
   const label = document.getElementById("trick-label");
   if (step === 0) {
     trickBox.replaceChildren();
-    label.textContent = "Trick";
+    label.textContent = tr("Trick");
   } else {
     const t = game.cards[step - 1].trick;
     const shown = game.cards.slice(0, step).filter((c) => c.trick === t);
     const complete = shown.length === 3 && shown[0].winner !== null;
-    label.textContent = `Trick ${t}` + (complete ? `: ${game.names[shown[0].winner]} wins` : "");
+    label.textContent = tr("Trick {n}", { n: t }) + (complete ? tr(": {name} wins", { name: game.names[shown[0].winner] }) : "");
     trickBox.replaceChildren(...shown.map((c) => {
       const node = cardEl(c, "div", complete && c.seat === c.winner ? "won" : "");
       node.append(el("span", { class: "who", text: game.names[c.seat] }));
@@ -145,7 +145,7 @@ function draw() {
     }));
   }
   document.getElementById("step-label").textContent = step === 0
-    ? `before the first card (${total})` : `card ${step} of ${total}`;
+    ? tr("before the first card ({n})", { n: total }) : tr("card {k} of {n}", { k: step, n: total });
   drawVerdict();
   for (const li of document.querySelectorAll("#moves li"))
     li.classList.toggle("current", Number(li.dataset.number) === step);
@@ -154,15 +154,15 @@ function draw() {
 function drawVerdict() {
   const box = document.getElementById("verdict");
   box.className = "panel";
-  if (step === 0) { box.textContent = "Step through the game with ▶ or the → key."; return; }
+  if (step === 0) { box.textContent = tr("Step through the game with ▶ or the → key."); return; }
   const move = analysis && analysis.moves.find((m) => m.number === step);
-  if (!move) { box.textContent = analysis ? "no analysis for this card" : "analysing…"; return; }
+  if (!move) { box.textContent = analysis ? tr("no analysis for this card") : tr("analysing…"); return; }
   if (move.costly) box.classList.add("costly");
   const values = Object.entries(move.values).map(([card, v]) => el("span", {
     class: `value${move.best.includes(card) ? " best" : ""}${card === move.card ? " played" : ""}`,
     text: `${SUITS[card[0]]}${card[1] === "T" ? "10" : card[1]} ${v}` }));
   box.replaceChildren(el("div", { text: move.text }),
-                      move.forced ? el("div", { text: "(the only legal card)" }) : el("div", { class: "values" }, ...values));
+                      move.forced ? el("div", { text: tr("(the only legal card)") }) : el("div", { class: "values" }, ...values));
 }
 
 function go(to) {
