@@ -62,6 +62,7 @@ def plot_stats(stats: dict[str, Any]) -> bytes:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(10, 3.8))
     games = list(range(len(stats["running_totals"]) + 1))
@@ -69,6 +70,8 @@ def plot_stats(stats: dict[str, Any]) -> bytes:
         ys = [0] + [t[chair] for t in stats["running_totals"]]
         ax.plot(games, ys, "-o", ms=3, label=f"{p['name']} ({p['total']:+d})")
     ax.axhline(0, color="grey", lw=1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    bx.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("game")
     ax.set_ylabel("Seeger-Fabian points")
     ax.set_title("running totals")
