@@ -24,6 +24,7 @@ from skat.display import SEAT_NAMES, SUIT_SYMBOLS, card_text
 from skat.players import available_players
 
 __all__ = [
+    "CONTRACT_WORDS",
     "DEFAULT_OPPONENT",
     "SEAT_NAMES",
     "SUIT_SYMBOLS",
@@ -144,21 +145,33 @@ def parse_card(text: str) -> Card:
         ) from None
 
 
-def contract_name(contract: Contract) -> str:
+CONTRACT_WORDS = {
+    **TYPE_NAMES,
+    "hand": "hand",
+    "ouvert": "ouvert",
+    "schneider": "schneider announced",
+    "schwarz": "schwarz announced",
+}
+"""The words of :func:`contract_name` (another language passes its own)."""
+
+
+def contract_name(contract: Contract, words: dict[str, str] = CONTRACT_WORDS) -> str:
     """A contract in words: ``Clubs``, ``Grand hand, schneider announced``, ``Null ouvert hand``."""
     gt = contract.game_type
-    name = TYPE_NAMES[gt.letter]
+    name = words[gt.letter]
     if gt == GameType.NULL:
-        extras = [w for w, on in (("ouvert", contract.ouvert), ("hand", contract.hand)) if on]
+        extras = [
+            words[w] for w, on in (("ouvert", contract.ouvert), ("hand", contract.hand)) if on
+        ]
         return " ".join([name, *extras])
     if contract.ouvert:
-        return f"{name} ouvert"
-    words = [name + (" hand" if contract.hand else "")]
+        return f"{name} {words['ouvert']}"
+    parts = [name + (f" {words['hand']}" if contract.hand else "")]
     if contract.schwarz:
-        words.append("schwarz announced")
+        parts.append(words["schwarz"])
     elif contract.schneider:
-        words.append("schneider announced")
-    return ", ".join(words)
+        parts.append(words["schneider"])
+    return ", ".join(parts)
 
 
 def action_text(action: Action, you: bool = False) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from skat._core import Action, Contract, GameResult, GameType
 from skat.display import card_text
+from skat.ui import common
 
 if TYPE_CHECKING:
     from skat.ui.analysis import GameAnalysis, MoveVerdict
@@ -50,21 +51,18 @@ def verb(base: str, you: bool) -> str:
     return forms[0] if you else forms[1]
 
 
+CONTRACT_WORDS = {
+    **TYPE_NAMES,
+    "hand": "Hand",
+    "ouvert": "ouvert",
+    "schneider": "Schneider angesagt",
+    "schwarz": "Schwarz angesagt",
+}
+
+
 def contract_name(contract: Contract) -> str:
     """A contract in words: ``Kreuz``, ``Grand Hand, Schneider angesagt``, ``Null ouvert``."""
-    gt = contract.game_type
-    name = TYPE_NAMES[gt.letter]
-    if gt == GameType.NULL:
-        extras = [w for w, on in (("ouvert", contract.ouvert), ("Hand", contract.hand)) if on]
-        return " ".join([name, *extras])
-    if contract.ouvert:
-        return f"{name} ouvert"
-    words = [name + (" Hand" if contract.hand else "")]
-    if contract.schwarz:
-        words.append("Schwarz angesagt")
-    elif contract.schneider:
-        words.append("Schneider angesagt")
-    return ", ".join(words)
+    return common.contract_name(contract, CONTRACT_WORDS)
 
 
 def action_text(action: Action, you: bool = False) -> str:

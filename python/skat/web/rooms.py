@@ -30,12 +30,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat._core import Phase, SkatError
+from skat._core import SkatError
 from skat.ui.common import InputError, UiError
-from skat.ui.session import GameChanged, Session
+from skat.ui.session import Session
 from skat.web.state import SPECTATOR, session_state
 from skat.web.store import ListStore
-from skat.web.tables import ApiError, int_field
+from skat.web.tables import ApiError, int_field, run_ai_moves
 
 NAME_MAX = 24
 MAX_ROOMS = 50
@@ -300,21 +300,13 @@ class Rooms:
 
     def _run_ai(self, room: Room) -> None:
         s = self._session(room)
+
+        def moved() -> None:
+            room.version += 1
+            self._save(room)
+
         try:
-            while True:
-                with s.lock:
-                    if not s.ai_to_move:
-                        break
-                    playing = s.game.phase == Phase.PLAY
-                if self.pace > 0:
-                    time.sleep(self.pace if playing else self.pace / 2)
-                try:
-                    s.ai_step()
-                except GameChanged:
-                    continue
-                with s.lock:
-                    room.version += 1
-                    self._save(room)
+            run_ai_moves(s, self.pace, moved)
         except Exception as e:  # noted for the players; the room stays usable
             with s.lock:
                 s.notes.append(f"AI move failed: {type(e).__name__}: {e}")

@@ -20,7 +20,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -34,7 +34,15 @@ from skat.ui.session import GameChanged, Hint, Session
 from skat.web.state import session_state
 from skat.web.store import ListStore
 
-__all__ = ["FILE_OPTIONS", "SPEC_LIMITS", "ApiError", "Tables", "WebSession", "check_spec"]
+__all__ = [
+    "FILE_OPTIONS",
+    "SPEC_LIMITS",
+    "ApiError",
+    "Tables",
+    "WebSession",
+    "check_spec",
+    "run_ai_moves",
+]
 
 T = TypeVar("T")
 
@@ -101,6 +109,26 @@ def check_spec(spec: str, own: Sequence[str] = ()) -> str:
     except PlayerSpecError as e:
         raise ApiError(422, str(e)) from None
     return spec.strip()
+
+
+def run_ai_moves(session: Session, pace: float, moved: Callable[[], None]) -> None:
+    """Lets the AI players of ``session`` move until a person is to move or the game is over,
+    ``pace`` seconds before each card (half before each bid), calling ``moved()`` under the
+    session's lock after each move. A move computed for a position that is gone (the person
+    took a card back meanwhile) is dropped; any other failure propagates."""
+    while True:
+        with session.lock:
+            if not session.ai_to_move:
+                return
+            playing = session.game.phase == Phase.PLAY
+        if pace > 0:
+            time.sleep(pace if playing else pace / 2)
+        try:
+            session.ai_step()
+        except GameChanged:
+            continue
+        with session.lock:
+            moved()
 
 
 class Tables:
@@ -306,21 +334,13 @@ class Tables:
 
     def _run_ai(self, ws: WebSession) -> None:
         s = ws.session
+
+        def moved() -> None:
+            ws.version += 1
+            self._save(ws)
+
         try:
-            while True:
-                with s.lock:
-                    if not s.ai_to_move:
-                        break
-                    playing = s.game.phase == Phase.PLAY
-                if self.pace > 0:
-                    time.sleep(self.pace if playing else self.pace / 2)
-                try:
-                    s.ai_step()
-                except GameChanged:
-                    continue  # the person took a card back (or ended the game) meanwhile
-                with s.lock:
-                    ws.version += 1
-                    self._save(ws)
+            run_ai_moves(s, self.pace, moved)
         except Exception as e:  # noted for the page; the session stays usable
             with s.lock:
                 ws.error = f"{type(e).__name__}: {e}"
