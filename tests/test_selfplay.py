@@ -327,3 +327,22 @@ def test_train_bidding_learns_from_iss_archives_too(contract_games: Path, tmp_pa
         counts.append(meta["training_games"])
         assert ("iss-sample.sgf" in meta["sources"]) == bool(extra)
     assert counts == [mine, mine + human] and human > 40
+
+
+def test_report_checks_do_not_depend_on_workers(contract_games: Path) -> None:
+    from skat.training.bidding_report import ReportChecks, bidding_report
+
+    files = [str(p) for p in sorted(contract_games.glob("*.gz"))]
+    reports = [
+        bidding_report(
+            default_model(),
+            files,
+            [],
+            ReportChecks(solver_games=40, pimc_games=30, pimc_worlds=3, seed=2, workers=w),
+        )
+        for w in (1, 2)
+    ]
+    assert reports[0] == reports[1]
+    fams = reports[0]["sections"]["held_out"]["families"].values()
+    assert sum(f["solver"]["n"] for f in fams if "solver" in f) == 40
+    assert sum(f["pimc"]["n"] for f in fams if "pimc" in f) == 30

@@ -47,6 +47,8 @@ def cmd_report_bidding(args: argparse.Namespace, console: Console) -> int:
         pimc_games=args.pimc_games,
         pimc_worlds=args.pimc_worlds,
         seed=args.seed,
+        workers=args.workers,
+        ray=args.ray,
     )
     with progress_bar(console) as bar:
         task = bar.add_task("solving", total=None)
@@ -178,6 +180,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         default=defaults.REPORT_SEED,
         help=f"sampling seed of the PIMC estimates (default: {defaults.REPORT_SEED})",
     )
+    b.add_argument(
+        "--workers",
+        type=checks.integer(1, checks.WORKERS_MAX),
+        default=defaults.local_cores(),
+        help=f"worker processes for the checks, 1..{checks.WORKERS_MAX} (default: every core)",
+    )
+    b.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
     _outputs(b, "calibration plot")
     b.set_defaults(func=cmd_report_bidding)
 

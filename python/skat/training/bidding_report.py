@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,7 @@ from skat._core import Cards, Game, Inference, Phase, Pimc, Position, Solver
 from skat.bidding.model import BiddingModel
 from skat.defaults import INFERENCE_SIDES, REPORT_SEED, REPORT_SOLVER_GAMES, SOLVER_TT_MB
 from skat.inference import make_inference
+from skat.parallel import run_tasks
 from skat.seeds import derive_seed
 from skat.training.fit import samples_with_records
 from skat.training.generate import read_records
@@ -112,6 +113,40 @@ def _check_summary(
     }
 
 
+CHECK_CHUNK = 25
+"""Games per task of the solver and PIMC checks."""
+
+
+@dataclass(frozen=True)
+class _CheckTask:
+    first: int
+    lines: list[str]
+    n_solve: int
+    n_pimc: int
+    pimc_worlds: int
+    pimc_sides: str
+    seed: int
+
+
+def _run_checks(task: _CheckTask) -> list[tuple[int, bool | None, float | None]]:
+    """(game index, solver verdict, PIMC estimate) of a chunk of games; every PIMC estimate is
+    seeded by its game's index, so the results do not depend on how the games are split."""
+    solver = Solver(tt_mb=SOLVER_TT_MB)
+    pimc = Pimc(worlds=task.pimc_worlds, threads=1, points=False) if task.n_pimc else None
+    inference = make_inference(task.pimc_sides) if pimc and task.pimc_sides != "NI" else None
+    out: list[tuple[int, bool | None, float | None]] = []
+    for k, line in enumerate(task.lines):
+        i = task.first + k
+        game = Game.from_iss(line)
+        solved = solver_verdict(game, solver) if i < task.n_solve else None
+        est = None
+        if pimc is not None and i < task.n_pimc:
+            found = pimc_estimate(game, pimc, inference, derive_seed(task.seed, i))
+            est = None if found is None else found[0]
+        out.append((i, solved, est))
+    return out
+
+
 def _section(
     model: BiddingModel,
     lines: Sequence[str],
@@ -131,18 +166,30 @@ def _section(
     ]
     n_solve = min(checks.solver_games, len(rows))
     n_pimc = min(checks.pimc_games, len(rows)) if checks.pimc_worlds else 0
-    total = n_solve + n_pimc
-    pimc = Pimc(worlds=checks.pimc_worlds, threads=1, points=False) if n_pimc else None
-    inference = make_inference(checks.pimc_sides) if n_pimc and checks.pimc_sides != "NI" else None
-    for i in range(max(n_solve, n_pimc)):
-        game = Game.from_iss(pairs[i][1])
-        if i < n_solve:
-            rows[i]["solver"] = solver_verdict(game, checks.solver)
-        if pimc is not None and i < n_pimc:
-            est = pimc_estimate(game, pimc, inference, derive_seed(checks.seed, i))
-            rows[i]["pimc"] = None if est is None else est[0]
+    n = max(n_solve, n_pimc)
+    size = CHECK_CHUNK
+    tasks = [
+        _CheckTask(
+            first,
+            [line for _, line in pairs[first : min(first + size, n)]],
+            n_solve,
+            n_pimc,
+            checks.pimc_worlds,
+            checks.pimc_sides,
+            checks.seed,
+        )
+        for first in range(0, n, size)
+    ]
+    done = 0
+    for _, results in run_tasks(_run_checks, tasks, workers=checks.workers, ray=checks.ray):
+        for i, verdict, est in results:
+            if i < n_solve:
+                rows[i]["solver"] = verdict
+            if i < n_pimc:
+                rows[i]["pimc"] = est
+        done += len(results)
         if progress:
-            progress(min(i + 1, n_solve) + min(i + 1, n_pimc), total)
+            progress(done, n)
     out: dict[str, Any] = {"games": len(rows), "families": {}}
     if rows:
         out.update(
@@ -193,14 +240,16 @@ class ReportChecks:
     """What is checked besides the 10+2 prediction, on the first games of each section: the
     open-handed solver's verdict (``solver_games``) and PIMC's estimate at the declarer's
     first card (``pimc_games`` with ``pimc_worlds`` worlds drawn with ``pimc_sides``
-    inference, seeded by ``seed``; 0 worlds: none)."""
+    inference, seeded by ``seed``; 0 worlds: none), in chunks on ``workers`` local processes
+    or on Ray (:func:`skat.parallel.run_tasks`)."""
 
     solver_games: int = REPORT_SOLVER_GAMES
     pimc_games: int = 0
     pimc_worlds: int = 0
     pimc_sides: str = INFERENCE_SIDES
     seed: int = REPORT_SEED
-    solver: Solver = field(default_factory=lambda: Solver(tt_mb=SOLVER_TT_MB))
+    workers: int = 1
+    ray: str | None = None
 
 
 def bidding_report(
