@@ -115,8 +115,8 @@ def cmd_train_selfplay(args: argparse.Namespace, console: Console) -> int:
     with progress_bar(console) as bar:
         task = bar.add_task("playing", total=None)
 
-        def advance(n: int) -> None:
-            bar.advance(task, n)
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
 
         try:
             summary = selfplay(

@@ -252,13 +252,13 @@ def selfplay(
     workers: int | None = None,
     ray: str | None = None,
     chunk_games: int = SELFPLAY_CHUNK_GAMES,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
     command: str = "",
 ) -> SelfplaySummary:
     """Plays games ``0 .. games-1`` of the run ``config`` into ``directory`` (made if missing),
     skipping those already there; returns what it did.
 
-    ``progress(n)`` is called as each chunk of ``n`` games is finished.
+    ``progress(played, to_play)`` is called when play starts and as each chunk is finished.
     """
     if games < 0 or chunk_games < 1 or config.shard_games < 1:
         raise SelfplayError("games must be >= 0, shard and chunk sizes >= 1")
@@ -286,6 +286,9 @@ def selfplay(
     started = time.time()
     cpu = 0.0
     played = 0
+    to_play = sum(t.count for t in tasks)
+    if progress:
+        progress(0, to_play)
     for i, result in run_tasks(
         _play_chunk,
         tasks,
@@ -300,7 +303,7 @@ def selfplay(
         cpu += result[1]
         played += task.count
         if progress:
-            progress(task.count)
+            progress(played, to_play)
         if len(results[k]) == missing[k]:
             new = [results[k][first] for first in sorted(results[k])]
             lines = have.pop(k) + [line for r in new for line in r[0]]
