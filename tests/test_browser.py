@@ -193,6 +193,13 @@ def test_take_back_a_card_and_concede(driver: WebDriver) -> None:
             ),
             what="the answer to the concession",
         )
+        # a rated list: no taking back
+        d.find_element(By.ID, "new-rated").click()
+        new_list(d, seed=12, games=1)
+        while body(d, "phase") != "play":
+            step(d)
+        step(d)
+        assert not d.find_element(By.ID, "undo-button").is_displayed()
 
 
 def test_an_illegal_click_shows_a_message(driver: WebDriver) -> None:

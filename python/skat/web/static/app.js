@@ -23,6 +23,7 @@ async function newList(event) {
                  games: Number(document.getElementById("new-games").value) || 3 };
   const seed = document.getElementById("new-seed").value;
   if (seed !== "") body.seed = Number(seed);
+  if (document.getElementById("new-rated").checked) body.rated = true;
   try {
     const { data } = await api("POST", "/api/sessions", body);
     if (sid) api("DELETE", `/api/sessions/${sid}`).catch(() => {});  // the old list ends
