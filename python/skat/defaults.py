@@ -134,6 +134,15 @@ TRAIN_SEED = 1
 TRAIN_WORLDS = 8
 """PIMC worlds per decision in generated training games (small, to keep generation affordable)."""
 
+KNN_THRESHOLD = 51.0
+"""Open-handed card points a kind must be predicted to reach for the ``knn`` player to bid it."""
+
+KNN_K = 25
+"""Neighbours of a k-NN bidding model made by ``skat train knn``."""
+
+KNN_DEALS = 2000
+"""Labelled deals of ``skat train knn`` (15 labelled hands each)."""
+
 SELFPLAY_PLAYERS = "kermit:worlds=10,points=false"
 """The player of every seat in ``skat train selfplay``: Kermit's bidding, cheap PIMC card play."""
 

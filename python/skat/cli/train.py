@@ -288,6 +288,42 @@ def cmd_train_curve(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+KNN_HELP = """\
+Label deals double-dummy for the k-NN bidding of the 'knn' player (a KNNDDSS-style baseline):
+for every seat of --deals deals and every suit and grand, the seat picks up the skat, puts
+away two cards by the rule-based heuristic, and the open-handed solver gives her card points;
+the ten dealt cards' features with those points make one labelled hand. Writes the model
+(--out FILE, k = --k) for 'knn:model=FILE'. The labels do not depend on --workers.
+"""
+
+
+def cmd_train_knn(args: argparse.Namespace, console: Console) -> int:
+    from skat.training.knn import build_model
+
+    with progress_bar(console) as bar:
+        task = bar.add_task("labelling deals", total=args.deals)
+        model = build_model(
+            args.deals,
+            args.seed,
+            args.k,
+            workers=args.workers,
+            ray=args.ray,
+            progress=lambda n: bar.update(task, completed=n),
+            note={"command": _command_line()},
+        )
+    model.save(args.out)
+    t = Table(title=f"{args.out}: {len(model.y)} labelled hands from {args.deals} deals")
+    for col in ("kind", "hands", "mean card points", "share at 61+"):
+        t.add_column(col, justify="right")
+    from skat.bidding.knn import KNN_TYPES
+
+    for i, gt in enumerate(KNN_TYPES):
+        ys = model.y[model.kind == i]
+        t.add_row(gt.letter, str(len(ys)), f"{ys.mean():.1f}", f"{(ys >= 61).mean():.1%}")
+    console.print(t)
+    return 0
+
+
 def check_inference(args: argparse.Namespace) -> None:
     checks.check_specs("--bidder", [args.bidder], (1,))
 
@@ -344,13 +380,14 @@ def _run_options(p: argparse.ArgumentParser, seed_help: str) -> None:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Adds ``train`` with its four kinds."""
+    """Adds ``train`` with its kinds."""
     t = sub.add_parser(
         "train",
         help="make self-play games, learn the bidding evaluation or the inference tables",
         description="Make training data or learn a model: 'skat train selfplay' (self-play"
         " games in shards, locally or on Ray), 'skat train bidding' (the 10+2 bidding"
-        " evaluation from self-play or human games), 'skat train curve' (its learning curve)"
+        " evaluation from self-play or human games), 'skat train curve' (its learning curve),"
+        " 'skat train knn' (the knn player's double-dummy labels)"
         " or 'skat train inference' (the auction tables of card inference)."
         " 'skat train KIND --help' describes KIND.",
     )
@@ -510,6 +547,25 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     c.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the curve plot")
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the curve as JSON")
     c.set_defaults(func=cmd_train_curve)
+
+    kn = kinds.add_parser(
+        "knn",
+        help="label deals double-dummy for the knn player's bidding",
+        description=KNN_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    kn.add_argument(
+        "--deals",
+        type=checks.integer(1, checks.COUNT_MAX),
+        default=defaults.KNN_DEALS,
+        help=f"deals to label (default: {defaults.KNN_DEALS})",
+    )
+    kn.add_argument(
+        "--k", type=checks.integer(1, 10_000), default=defaults.KNN_K, help="neighbours"
+    )
+    _run_options(kn, "deal seed")
+    kn.add_argument("--out", type=checks.out_file, required=True, help="model file to write")
+    kn.set_defaults(func=cmd_train_knn)
 
     i = kinds.add_parser(
         "inference",

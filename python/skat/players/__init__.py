@@ -26,6 +26,7 @@ from skat.players.base import (
 from skat.players.cheater import CheaterPlayer
 from skat.players.iimc import IimcPlayer, RecursiveKermitPlayer
 from skat.players.kermit import KermitPlayer
+from skat.players.knn import KnnPlayer
 from skat.players.mistake import MistakePlayer
 from skat.players.modelling import CountPlayer, TrackerPlayer
 from skat.players.pimc import PimcPlayer
@@ -37,6 +38,7 @@ __all__ = [
     "CountPlayer",
     "IimcPlayer",
     "KermitPlayer",
+    "KnnPlayer",
     "MistakePlayer",
     "PimcPlayer",
     "Player",

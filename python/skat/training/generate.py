@@ -73,7 +73,10 @@ def _rules_strength(cards: Cards, contract: Contract) -> float:
     return strength(cards, gt) - (8.0 if gt == GameType.GRAND else 7.5)
 
 
-def _best_rules_discard(twelve: Cards, contract: Contract) -> tuple[float, Cards]:
+def best_rules_discard(twelve: Cards, contract: Contract) -> tuple[float, Cards]:
+    """The two cards of ``twelve`` whose discard leaves the strongest hand for ``contract``
+    (rule-based strength; ties: more card points pushed, null: higher cards), and that
+    strength."""
     best: tuple[float, int, str] | None = None
     best_cards = Cards()
     for a, b in itertools.combinations(sorted(twelve), 2):
@@ -108,7 +111,7 @@ def choose_contract(
             if hand_game:
                 options.append((_rules_strength(hand, k), None, k))
             else:
-                s, d = _best_rules_discard(hand | deal.skat, k)
+                s, d = best_rules_discard(hand | deal.skat, k)
                 options.append((s, d, k))
         if rng.random() < 0.6:
             top = max(o[0] for o in options)
