@@ -134,7 +134,12 @@ def test_inference_never_rules_out_the_true_kind() -> None:
 def test_command_writes_rows(tmp_path: Path) -> None:
     t2 = tmp_path / "t2.json"
     args = ["research", "spades", "--table", "2", "--rows", "a,c", "--games", "2", "--cards", "3"]
-    assert main([*args, "--target", "60", "--workers", "1", "--json", str(t2)]) == 0
+    png = tmp_path / "t2.png"
+    assert (
+        main([*args, "--target", "60", "--workers", "1", "--json", str(t2), "--plot", str(png)])
+        == 0
+    )
+    assert png.stat().st_size > 10_000
     data = json.loads(t2.read_text())
     assert set(data["rows"]) == {"a", "c"}
     for key in ("a_score", "a_win", "b_score", "b_win"):
@@ -148,8 +153,9 @@ def test_command_writes_rows(tmp_path: Path) -> None:
     assert row["loss"] == pytest.approx(data["a"]["a_win"] - row["a_win"], abs=0.01)
     inf = tmp_path / "inf.json"
     args = ["research", "spades", "--table", "inference", "--games", "1", "--cards", "3"]
-    assert main([*args, "--workers", "1", "--json", str(inf)]) == 0
-    assert json.loads(inf.read_text())["wrong"] == 0
+    png = tmp_path / "inf.png"
+    assert main([*args, "--workers", "1", "--json", str(inf), "--plot", str(png)]) == 0
+    assert json.loads(inf.read_text())["wrong"] == 0 and png.stat().st_size > 5_000
 
 
 @pytest.mark.parametrize(

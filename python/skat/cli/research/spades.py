@@ -160,6 +160,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
     }
     console.print(f"{result['settings']['seconds']} s")
     save_json(args.json, result)
+    if args.plot:
+        from skat.research.spades_plot import plot_spades
+
+        plot_spades(result, args.plot)
+        console.print(f"plot: {args.plot}")
     return 0
 
 
@@ -187,6 +192,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         help="--json of --table 2, for Table 4's %%Gain and %%Loss",
     )
     s.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results here")
+    s.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write a plot here")
     s.add_argument(
         "--seed",
         type=checks.seed,
