@@ -13,7 +13,7 @@
 //! **Null and null ouvert.** One table of 256 entries per kind: the declarer's cards of a suit
 //! give `log T[config]`, the log-probability that this suit does not make her take a trick;
 //! the hand's value is the product over its four suits, calibrated by
-//! `z = a + b·Σ log T + seat terms`.
+//! `z = a + b·Σ log T + seat terms`; null ouvert is clamped to at most null with the same cards.
 
 use std::collections::HashMap;
 
@@ -144,8 +144,21 @@ impl BiddingModel {
         }
     }
 
+    /// The logit of a null kind (0 null, 1 null ouvert). Null ouvert is never rated above null
+    /// with the same cards: the defenders of an open hand know all that those of a closed one
+    /// know, so the open game cannot be easier (learned tables can disagree on rare hands).
     #[inline]
     pub(super) fn null_logit(&self, hand: Cards, ouvert: usize, seat: usize) -> f32 {
+        let plain = self.null_table_logit(hand, 0, seat);
+        if ouvert == 0 {
+            plain
+        } else {
+            self.null_table_logit(hand, 1, seat).min(plain)
+        }
+    }
+
+    #[inline]
+    pub(super) fn null_table_logit(&self, hand: Cards, ouvert: usize, seat: usize) -> f32 {
         let cal = &self.null_cal[ouvert];
         let t = &self.null_z[ouvert];
         let mut z = cal[0] + t[suit_byte(hand, 0)] + t[suit_byte(hand, 1)];

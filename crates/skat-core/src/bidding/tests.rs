@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::model::sigmoid;
 use super::*;
 use crate::cards::Suit;
 use crate::rules::matadors;
@@ -80,6 +81,31 @@ fn probabilities_stay_in_range_and_ordered() {
     assert!(m
         .win_probability(cards("CA CK CQ C9 C8 C7 SA SK SQ S9"), cards("HA HK"), 7, 0)
         .is_err());
+}
+
+#[test]
+fn null_ouvert_is_never_rated_above_null() {
+    // the synthetic tables rate null ouvert above null on many hands; the model must not
+    let m = synthetic();
+    let mut rng = crate::rng::Rng::new(9);
+    let mut clamped = 0;
+    for _ in 0..500 {
+        let mut all: Vec<Card> = Card::all().collect();
+        rng.shuffle(&mut all);
+        let hand: Cards = all[..10].iter().copied().collect();
+        let discard: Cards = all[10..12].iter().copied().collect();
+        for seat in 0..3 {
+            let null = m.probs(hand, discard, NULL, seat)[0];
+            let ouvert = m.probs(hand, discard, NULL + 1, seat)[0];
+            assert!(ouvert <= null);
+            let table = sigmoid(m.null_table_logit(hand, 1, seat));
+            if table > null {
+                clamped += 1;
+                assert_eq!(ouvert, null);
+            }
+        }
+    }
+    assert!(clamped > 0, "the synthetic model never needed the clamp");
 }
 
 #[test]
