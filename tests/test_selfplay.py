@@ -25,6 +25,7 @@ from skat.training.generate import read_records, record_files
 from skat.training.selfplay import (
     SelfplayConfig,
     SelfplayError,
+    packaged_models,
     read_manifest,
     selfplay,
     shard_name,
@@ -346,3 +347,16 @@ def test_report_checks_do_not_depend_on_workers(contract_games: Path) -> None:
     fams = reports[0]["sections"]["held_out"]["families"].values()
     assert sum(f["solver"]["n"] for f in fams if "solver" in f) == 40
     assert sum(f["pimc"]["n"] for f in fams if "pimc" in f) == 30
+
+
+def test_a_run_made_with_other_packaged_models_is_not_resumed(tmp_path: Path) -> None:
+    config = SelfplayConfig(seed=2, players=CHEAP, shard_games=2)
+    selfplay(tmp_path, 2, config, workers=1)
+    manifest = read_manifest(tmp_path)
+    assert manifest is not None
+    assert manifest["config"]["packaged_models"] == packaged_models()
+    assert all(manifest["config"]["packaged_models"].values())
+    manifest["config"]["packaged_models"]["bidding.npz"] = "0" * 64  # as if made by another
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(SelfplayError, match="another configuration"):
+        selfplay(tmp_path, 4, config, workers=1)

@@ -14,7 +14,9 @@ Invariants:
 - A shard file is written whole (to a temporary name, then renamed) when all its games are
   played, so a stopped run leaves only complete shards; the next run with the same
   configuration plays only the missing games (``--games`` may also grow between runs: the
-  last shard is topped up). A run with another configuration in the same directory is refused.
+  last shard is topped up). A run with another configuration in the same directory is
+  refused, and so is one whose packaged models (``skat/data``) have changed since: the
+  manifest keeps their SHA-256.
 
 Two kinds of game:
 
@@ -73,12 +75,16 @@ class SelfplayConfig:
     shard_games: int = SELFPLAY_SHARD_GAMES
 
     def identity(self) -> dict[str, Any]:
-        """The configuration as the manifest keeps it (the guide model by its SHA-256)."""
+        """The configuration as the manifest keeps it: the guide model of training contracts,
+        or the players and the packaged models they read (bidding evaluation, inference
+        tables), by their SHA-256, so that a run is never resumed with players that would play
+        differently."""
         out: dict[str, Any] = {"seed": self.seed, "shard_games": self.shard_games}
         if self.contracts:
             out["contracts"] = {"worlds": self.worlds, "guide_sha256": _sha256(self.guide)}
         else:
             out["players"] = list(self.players)
+            out["packaged_models"] = packaged_models()
         return out
 
 
@@ -115,6 +121,17 @@ class SelfplaySummary:
     @property
     def won(self) -> int:
         return sum(s.won for s in self.shards.values())
+
+
+def packaged_models() -> dict[str, str | None]:
+    """SHA-256 of the models shipped in ``skat/data`` (what the default players read)."""
+    from importlib import resources
+
+    out: dict[str, str | None] = {}
+    for name in ("bidding.npz", "inference.npz"):
+        with resources.as_file(resources.files("skat") / "data" / name) as path:
+            out[name] = _sha256(str(path)) if path.is_file() else None
+    return out
 
 
 def _sha256(path: str | None) -> str | None:
@@ -339,6 +356,7 @@ __all__ = [
     "SelfplayError",
     "SelfplaySummary",
     "check_directory",
+    "packaged_models",
     "read_manifest",
     "selfplay",
     "shard_name",
