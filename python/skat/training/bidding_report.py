@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -128,11 +129,23 @@ class _CheckTask:
     seed: int
 
 
+@lru_cache(maxsize=1)
+def _solver() -> Solver:
+    """The checks' solver, one per process (its transposition table is allocated once)."""
+    return Solver(tt_mb=SOLVER_TT_MB)
+
+
+@lru_cache(maxsize=4)
+def _pimc(worlds: int) -> Pimc:
+    """The checks' PIMC engine for ``worlds``, one per process."""
+    return Pimc(worlds=worlds, threads=1, points=False)
+
+
 def _run_checks(task: _CheckTask) -> list[tuple[int, bool | None, float | None]]:
     """(game index, solver verdict, PIMC estimate) of a chunk of games; every PIMC estimate is
     seeded by its game's index, so the results do not depend on how the games are split."""
-    solver = Solver(tt_mb=SOLVER_TT_MB)
-    pimc = Pimc(worlds=task.pimc_worlds, threads=1, points=False) if task.n_pimc else None
+    solver = _solver()
+    pimc = _pimc(task.pimc_worlds) if task.n_pimc else None
     inference = make_inference(task.pimc_sides) if pimc and task.pimc_sides != "NI" else None
     out: list[tuple[int, bool | None, float | None]] = []
     for k, line in enumerate(task.lines):

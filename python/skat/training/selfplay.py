@@ -40,6 +40,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from skat._core import Deal, SkatError
@@ -123,15 +124,21 @@ class SelfplaySummary:
         return sum(s.won for s in self.shards.values())
 
 
-def packaged_models() -> dict[str, str | None]:
-    """SHA-256 of the models shipped in ``skat/data`` (what the default players read)."""
+@lru_cache(maxsize=1)
+def _packaged_hashes() -> tuple[tuple[str, str | None], ...]:
     from importlib import resources
 
-    out: dict[str, str | None] = {}
+    out = []
     for name in ("bidding.npz", "inference.npz"):
         with resources.as_file(resources.files("skat") / "data" / name) as path:
-            out[name] = _sha256(str(path)) if path.is_file() else None
-    return out
+            out.append((name, _sha256(str(path)) if path.is_file() else None))
+    return tuple(out)
+
+
+def packaged_models() -> dict[str, str | None]:
+    """SHA-256 of the models shipped in ``skat/data`` (what the default players read;
+    hashed once per process)."""
+    return dict(_packaged_hashes())
 
 
 def _sha256(path: str | None) -> str | None:

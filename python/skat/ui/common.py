@@ -29,6 +29,7 @@ __all__ = [
     "SEAT_NAMES",
     "SUIT_SYMBOLS",
     "TYPE_NAMES",
+    "VALUATION_WORDS",
     "InputError",
     "UiError",
     "Valuation",
@@ -294,8 +295,35 @@ class Valuation:
         }
 
 
-def valuation(result: GameResult) -> Valuation:
-    """The full valuation of a result: matadors, levels, multiplier, overbid and scores.
+VALUATION_WORDS = {
+    "passed": "passed in: nobody plays",
+    "ended": "ended before play ({end})",
+    "fixed": "{contract}: fixed value {value}",
+    "with": "with {m}",
+    "without": "without {m}",
+    "game": "game",
+    "hand": "hand",
+    "schneider": "schneider",
+    "schneider announced": "schneider announced",
+    "schwarz": "schwarz",
+    "schwarz announced": "schwarz announced",
+    "ouvert": "ouvert",
+    "levels": "{factors}: {mult} x {base} ({type}) = {value}",
+    "points": "declarer {points} card points in {tricks} tricks, bid {bid}",
+    "overbid": "overbid: {value} < bid {bid}; charged {charged} (lost)",
+    "won": "won: +{value}; Seeger-Fabian: {value} + 50 = {sf}",
+    "lost": "lost: -2 x {value} = {double}; Seeger-Fabian: {double} - 50 = {sf}, each defender +40",
+}
+"""The words of :func:`valuation` (another language passes its own, with the same keys)."""
+
+
+def valuation(
+    result: GameResult,
+    words: dict[str, str] = VALUATION_WORDS,
+    contract_words: dict[str, str] = CONTRACT_WORDS,
+) -> Valuation:
+    """The full valuation of a result: matadors, levels, multiplier, overbid and scores, in
+    ``words`` (and contract names in ``contract_words``).
 
     >>> from skat._core import random_game
     >>> v = valuation(random_game(3).result)
@@ -304,49 +332,54 @@ def valuation(result: GameResult) -> Valuation:
     """
     scores = (result.scores[0], result.scores[1], result.scores[2])
     if result.passed:
-        return Valuation(("passed in: nobody plays",), None, None, 0, scores)
+        return Valuation((words["passed"],), None, None, 0, scores)
     contract = result.contract
     if contract is None or result.declarer is None:
-        return Valuation((f"ended before play ({result.end})",), None, None, result.value, scores)
+        line = words["ended"].format(end=result.end)
+        return Valuation((line,), None, None, result.value, scores)
     gt = contract.game_type
     lines: list[str] = []
     if gt == GameType.NULL:
         value = contract.base_value
-        lines.append(f"{contract_name(contract)}: fixed value {value}")
+        name = contract_name(contract, contract_words)
+        lines.append(words["fixed"].format(contract=name, value=value))
         mult: int | None = None
         base = value
     else:
         base = gt.base_value
         m = abs(result.matadors)
-        factors: list[str] = [f"{'with' if result.matadors > 0 else 'without'} {m}", "game"]
-        if contract.hand:
-            factors.append("hand")
-        if result.schneider or contract.schneider:
-            factors.append("schneider")
-        if contract.schneider:
-            factors.append("schneider announced")
-        if result.schwarz or contract.schwarz:
-            factors.append("schwarz")
-        if contract.schwarz:
-            factors.append("schwarz announced")
-        if contract.ouvert:
-            factors.append("ouvert")
+        levels = [
+            ("hand", contract.hand),
+            ("schneider", result.schneider or contract.schneider),
+            ("schneider announced", contract.schneider),
+            ("schwarz", result.schwarz or contract.schwarz),
+            ("schwarz announced", contract.schwarz),
+            ("ouvert", contract.ouvert),
+        ]
+        factors = [words["with" if result.matadors > 0 else "without"].format(m=m), words["game"]]
+        factors += [words[key] for key, on in levels if on]
         mult = m + len(factors) - 1
         value = base * mult
-        lines.append(f"{', '.join(factors)}: {mult} x {base} ({TYPE_NAMES[gt.letter]}) = {value}")
+        lines.append(
+            words["levels"].format(
+                factors=", ".join(factors),
+                mult=mult,
+                base=base,
+                type=contract_words[gt.letter],
+                value=value,
+            )
+        )
     lines.append(
-        f"declarer {result.declarer_points} card points in {result.declarer_tricks} tricks, bid"
-        f" {result.bid}"
+        words["points"].format(
+            points=result.declarer_points, tricks=result.declarer_tricks, bid=result.bid
+        )
     )
     if result.overbid:
         charged = -(-result.bid // base) * base
-        lines.append(f"overbid: {value} < bid {result.bid}; charged {charged} (lost)")
+        lines.append(words["overbid"].format(value=value, bid=result.bid, charged=charged))
         value = charged
     if result.won:
-        lines.append(f"won: +{value}; Seeger-Fabian: {value} + 50 = {value + 50}")
+        lines.append(words["won"].format(value=value, sf=value + 50))
     else:
-        lines.append(
-            f"lost: -2 x {value} = {-2 * value}; Seeger-Fabian: {-2 * value} - 50 ="
-            f" {-2 * value - 50}, each defender +40"
-        )
+        lines.append(words["lost"].format(value=value, double=-2 * value, sf=-2 * value - 50))
     return Valuation(tuple(lines), mult, base, result.value, scores)

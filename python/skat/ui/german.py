@@ -93,52 +93,31 @@ def result_text(result: GameResult, name: str, you: bool) -> str:
     return f"{name} {outcome} {contract_name(result.contract)}: {result.value:+d}"
 
 
+VALUATION_WORDS = {
+    "passed": "eingepasst: niemand spielt",
+    "ended": "vor dem Spiel beendet ({end})",
+    "fixed": "{contract}: fester Wert {value}",
+    "with": "mit {m}",
+    "without": "ohne {m}",
+    "game": "Spiel",
+    "hand": "Hand",
+    "schneider": "Schneider",
+    "schneider announced": "Schneider angesagt",
+    "schwarz": "Schwarz",
+    "schwarz announced": "Schwarz angesagt",
+    "ouvert": "ouvert",
+    "levels": "{factors}: {mult} x {base} ({type}) = {value}",
+    "points": "Alleinspieler {points} Augen in {tricks} Stichen, gereizt bis {bid}",
+    "overbid": "überreizt: {value} < {bid}; berechnet {charged} (verloren)",
+    "won": "gewonnen: +{value}; Seeger-Fabian: {value} + 50 = {sf}",
+    "lost": "verloren: -2 x {value} = {double}; Seeger-Fabian: {double} - 50 = {sf},"
+    " jeder Gegenspieler +40",
+}
+
+
 def valuation_lines(result: GameResult) -> list[str]:
-    """How the result's value comes about, step by step (as :func:`skat.ui.common.valuation`)."""
-    if result.passed:
-        return ["eingepasst: niemand spielt"]
-    contract = result.contract
-    if contract is None or result.declarer is None:
-        return [f"vor dem Spiel beendet ({result.end})"]
-    gt = contract.game_type
-    lines: list[str] = []
-    if gt == GameType.NULL:
-        value = contract.base_value
-        base = value
-        lines.append(f"{contract_name(contract)}: fester Wert {value}")
-    else:
-        base = gt.base_value
-        m = abs(result.matadors)
-        factors = [f"{'mit' if result.matadors > 0 else 'ohne'} {m}", "Spiel"]
-        for word, on in (
-            ("Hand", contract.hand),
-            ("Schneider", result.schneider or contract.schneider),
-            ("Schneider angesagt", contract.schneider),
-            ("Schwarz", result.schwarz or contract.schwarz),
-            ("Schwarz angesagt", contract.schwarz),
-            ("ouvert", contract.ouvert),
-        ):
-            if on:
-                factors.append(word)
-        mult = m + len(factors) - 1
-        value = base * mult
-        lines.append(f"{', '.join(factors)}: {mult} x {base} ({TYPE_NAMES[gt.letter]}) = {value}")
-    lines.append(
-        f"Alleinspieler {result.declarer_points} Augen in {result.declarer_tricks} Stichen,"
-        f" gereizt bis {result.bid}"
-    )
-    if result.overbid:
-        charged = -(-result.bid // base) * base
-        lines.append(f"überreizt: {value} < {result.bid}; berechnet {charged} (verloren)")
-        value = charged
-    if result.won:
-        lines.append(f"gewonnen: +{value}; Seeger-Fabian: {value} + 50 = {value + 50}")
-    else:
-        lines.append(
-            f"verloren: -2 x {value} = {-2 * value}; Seeger-Fabian: {-2 * value} - 50 ="
-            f" {-2 * value - 50}, jeder Gegenspieler +40"
-        )
-    return lines
+    """How the result's value comes about, step by step (:func:`skat.ui.common.valuation`)."""
+    return list(common.valuation(result, VALUATION_WORDS, CONTRACT_WORDS).lines)
 
 
 def infinitive(action: Action) -> str:

@@ -83,7 +83,7 @@ from skat.ui import words
 from skat.ui.common import UiError
 from skat.ui.stats import list_stats, plot_stats
 from skat.web.rooms import Rooms
-from skat.web.tables import ApiError, Tables, WebSession, check_spec
+from skat.web.tables import ApiError, Tables, WebSession
 from skat.web.viewer import RecordLibrary, analysis_json
 
 __all__ = ["ApiError", "RecordLibrary", "Tables", "WebSession", "create_app"]
@@ -140,6 +140,21 @@ def _lang(request: Request | WebSocket) -> str:
         raise ApiError(400, str(e)) from None
 
 
+async def _wait_for_change(request: Request, version: Callable[[], int]) -> bool:
+    """The long poll: with ``?after=V&wait=S``, waits up to S seconds until ``version()``
+    passes V; False when the client went away meanwhile."""
+    after = _int_param(request, "after")
+    wait = _float_param(request, "wait", 0.0, 30.0)
+    if after is None:
+        return True
+    deadline = time.monotonic() + wait
+    while version() <= after and time.monotonic() < deadline:
+        if await request.is_disconnected():
+            return False
+        await asyncio.sleep(0.05)
+    return True
+
+
 def _token(body: dict[str, Any]) -> str | None:
     token = body.get("token")
     if token is not None and not isinstance(token, str):
@@ -158,14 +173,9 @@ def create_app(
     lib = library if library is not None else RecordLibrary()
     rm = rooms if rooms is not None else Rooms(t.opponents, t.pace, t.ai_seconds, store=t.store)
 
-    def own_spec(spec: object) -> str:
-        if not isinstance(spec, str):
-            raise ApiError(422, "opponents: player specs (strings)")
-        return check_spec(spec, t.opponents)
-
     async def create_room(request: Request) -> Response:
         body = await _json_body(request)
-        room, token = rm.create(body, own_spec)
+        room, token = rm.create(body)
         return JSONResponse(
             {"token": token, "state": room.state(token, _lang(request))}, status_code=201
         )
@@ -185,14 +195,8 @@ def create_app(
     async def room_state(request: Request) -> Response:
         room = rm.get(request.path_params["rid"])
         token = request.query_params.get("token")
-        after = _int_param(request, "after")
-        wait = _float_param(request, "wait", 0.0, 30.0)
-        if after is not None:
-            deadline = time.monotonic() + wait
-            while room.version <= after and time.monotonic() < deadline:
-                if await request.is_disconnected():
-                    return Response(status_code=204)
-                await asyncio.sleep(0.05)
+        if not await _wait_for_change(request, lambda: room.version):
+            return Response(status_code=204)
         return JSONResponse(room.state(token, _lang(request)))
 
     async def room_action(request: Request) -> Response:
@@ -280,14 +284,8 @@ def create_app(
 
     async def get_state(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
-        after = _int_param(request, "after")
-        wait = _float_param(request, "wait", 0.0, 30.0)
-        if after is not None:
-            deadline = time.monotonic() + wait
-            while ws.version <= after and time.monotonic() < deadline:
-                if await request.is_disconnected():
-                    return Response(status_code=204)
-                await asyncio.sleep(0.05)
+        if not await _wait_for_change(request, lambda: ws.version):
+            return Response(status_code=204)
         return JSONResponse(ws.state(_lang(request)))
 
     async def action(request: Request) -> Response:

@@ -35,7 +35,7 @@ from skat.ui.common import InputError, UiError
 from skat.ui.session import Session
 from skat.web.state import SPECTATOR, session_state
 from skat.web.store import ListStore
-from skat.web.tables import ApiError, int_field, run_ai_moves
+from skat.web.tables import ApiError, int_field, opponent_specs, run_ai_moves
 
 NAME_MAX = 24
 MAX_ROOMS = 50
@@ -149,12 +149,11 @@ class Rooms:
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
-    def create(self, body: dict[str, Any], check_spec: Any) -> tuple[Room, str]:
+    def create(self, body: dict[str, Any]) -> tuple[Room, str]:
         """A new room from a request body; returns it and the host's token."""
         games = int_field(body, "games", 3, 1, 100)
         seed = int_field(body, "seed", None, 0, 2**63 - 1)
-        raw = body.get("opponents")
-        specs = self.opponents if raw is None else [check_spec(x) for x in _spec_list(raw)]
+        specs = opponent_specs(body, self.opponents)
         name = _name(body.get("name"), "Host")
         now = time.monotonic()
         with self.lock:
@@ -314,18 +313,6 @@ class Rooms:
             with s.lock:
                 room.busy = False
                 room.version += 1
-
-
-def _spec_list(raw: object) -> list[str]:
-    if isinstance(raw, str):
-        raw = [raw]
-    if (
-        not isinstance(raw, list)
-        or not 1 <= len(raw) <= 2
-        or not all(isinstance(x, str) for x in raw)
-    ):
-        raise ApiError(422, "opponents: one or two player specs (strings)")
-    return list(raw)
 
 
 __all__ = ["Room", "Rooms"]

@@ -41,6 +41,7 @@ __all__ = [
     "Tables",
     "WebSession",
     "check_spec",
+    "opponent_specs",
     "run_ai_moves",
 ]
 
@@ -131,6 +132,23 @@ def run_ai_moves(session: Session, pace: float, moved: Callable[[], None]) -> No
             moved()
 
 
+def opponent_specs(body: dict[str, Any], own: Sequence[str]) -> list[str]:
+    """The AI specs a request body asks for (``"opponents"``: one spec or a list of one or
+    two, each checked by :func:`check_spec`), or the server's ``own`` when it names none."""
+    raw = body.get("opponents")
+    if raw is None:
+        return list(own)
+    if isinstance(raw, str):
+        raw = [raw]
+    if (
+        not isinstance(raw, list)
+        or not 1 <= len(raw) <= 2
+        or not all(isinstance(x, str) for x in raw)
+    ):
+        raise ApiError(422, "opponents: one or two player specs (strings)")
+    return [check_spec(x, own) for x in raw]
+
+
 class Tables:
     """All sessions of a server, the worker threads and the limits.
 
@@ -185,19 +203,7 @@ class Tables:
             raise ApiError(422, "rated: true or false")
         if seed is None:
             seed = secrets.randbelow(2**32)
-        raw = body.get("opponents")
-        if raw is None:
-            specs = self.opponents
-        else:
-            if isinstance(raw, str):
-                raw = [raw]
-            if (
-                not isinstance(raw, list)
-                or not 1 <= len(raw) <= 2
-                or not all(isinstance(x, str) for x in raw)
-            ):
-                raise ApiError(422, "opponents: one or two player specs (strings)")
-            specs = [check_spec(x, self.opponents) for x in raw]
+        specs = opponent_specs(body, self.opponents)
         self._expire()
         with self.lock:
             if len(self.sessions) >= self.max_sessions:
