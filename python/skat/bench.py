@@ -175,15 +175,17 @@ def bench_pimc(
     seed: int = BENCH_SEED,
     games: int = BENCH_PIMC_GAMES,
     on_step: Callable[[str], None] | None = None,
+    pcut: float = 0.0,
 ) -> dict[str, Any]:
     """Seconds per PIMC decision in the first trick (each of its three cards, on deals bid and
-    declared by the ``rules`` player) and seconds per full game of three ``pimc`` players.
+    declared by the ``rules`` player) and seconds per full game of three ``pimc`` players
+    (``pcut``: ProbCut at that confidence, 0 for the exact solver).
     """
     from skat._core import Phase, Pimc
     from skat.match import play
     from skat.players import make_player
 
-    engine = Pimc(worlds=worlds, threads=threads, points=points)
+    engine = Pimc(worlds=worlds, threads=threads, points=points, pcut=pcut)
     per_card: list[list[float]] = [[], [], []]
     kinds: dict[str, list[float]] = {}
     j = 0
@@ -203,7 +205,9 @@ def bench_pimc(
             game.apply(d.best.__str__())
         if on_step is not None:
             on_step("decision")
-    spec = f"pimc:worlds={worlds},threads={threads},points={points}"
+    spec = f"pimc:worlds={worlds},threads={threads},points={points}" + (
+        f",pcut={pcut}" if pcut else ""
+    )
     game_times: list[float] = []
     for g in range(games):
         players = [make_player(spec) for _ in range(3)]
@@ -218,6 +222,7 @@ def bench_pimc(
         "worlds": worlds,
         "threads": threads,
         "points": points,
+        "pcut": pcut,
         "seed": seed,
         "trick1_seconds": [_summary(v) for v in per_card],
         "trick1_all": _summary([x for v in per_card for x in v]),
@@ -360,3 +365,34 @@ def combine_solver_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
     out["classes"] = classes
     out["repeat"] = len(runs)
     return out
+
+
+def combine_probcut_runs(runs: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    """One ProbCut comparison from repeated runs over the same positions: per class the
+    first run's counts, agreement and error (identical in every run: the searches are
+    deterministic) with the median worlds/s of each solver over the runs and their ratio.
+
+    >>> row = {"class": "suit", "positions": 2, "decision_agreement": 1.0,
+    ...        "mean_abs_error": 0.5, "nodes": 10, "exact_nodes": 30}
+    >>> runs = [[dict(row, worlds_per_sec=w, exact_worlds_per_sec=e)]
+    ...         for w, e in ((300.0, 100.0), (280.0, 90.0), (330.0, 110.0))]
+    >>> combine_probcut_runs(runs)["classes"][0]["speedup"]
+    3.0
+    """
+    if not runs:
+        raise ValueError("no benchmark runs to combine")
+    classes = []
+    for i, row in enumerate(runs[0]):
+        cut = statistics.median(float(r[i]["worlds_per_sec"]) for r in runs)
+        exact = statistics.median(float(r[i]["exact_worlds_per_sec"]) for r in runs)
+        classes.append(
+            dict(
+                row,
+                worlds_per_sec=cut,
+                exact_worlds_per_sec=exact,
+                speedup=cut / exact if exact else 0.0,
+                worlds_per_sec_runs=[float(r[i]["worlds_per_sec"]) for r in runs],
+                exact_worlds_per_sec_runs=[float(r[i]["exact_worlds_per_sec"]) for r in runs],
+            )
+        )
+    return {"classes": classes, "repeat": len(runs)}

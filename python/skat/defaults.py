@@ -134,6 +134,15 @@ TRAIN_SEED = 1
 TRAIN_WORLDS = 8
 """PIMC worlds per decision in generated training games (small, to keep generation affordable)."""
 
+ESTIMATOR_POSITIONS = 400_000
+"""Positions per game class and hand size of ``skat train estimators`` (three slots each)."""
+
+ESTIMATOR_CAP = 5.0
+"""The residual cap (card points) in the gradient of the shipped "LRbdd" estimators."""
+
+ESTIMATOR_STEPS = 300
+"""Full-batch Adam steps per estimator slot."""
+
 KNN_THRESHOLD = 51.0
 """Open-handed card points a kind must be predicted to reach for the ``knn`` player to bid it."""
 

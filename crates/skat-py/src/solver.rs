@@ -228,12 +228,22 @@ pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyRes
     if let Some(d) = switches {
         for (k, v) in d.iter() {
             let name: String = k.extract()?;
+            if name == "pcut" {
+                let p: f64 = v.extract()?;
+                if !(0.0..1.0).contains(&p) {
+                    return Err(PositionError::new_err(format!(
+                        "pcut must be a confidence in [0, 1) (0: exact search), got {p}"
+                    )));
+                }
+                o.pcut = (p * 1000.0).round() as u16;
+                continue;
+            }
             let on: bool = v.extract()?;
             match switch(&mut o, &name) {
                 Some(flag) => *flag = on,
                 None => {
                     return Err(PyTypeError::new_err(format!(
-                        "unknown solver option {name:?}; options: tt_mb, {}",
+                        "unknown solver option {name:?}; options: tt_mb, pcut, {}",
                         SWITCHES.join(", ")
                     )))
                 }
@@ -489,4 +499,111 @@ pub fn solver_benchmark<'py>(
 #[pyo3(signature = (threads=1))]
 pub fn solver_signature(py: Python<'_>, threads: usize) -> u64 {
     py.allow_threads(move || bench::signature_threads(threads))
+}
+
+/// Labelled training positions for the card-point estimators (`skat train estimators`):
+/// `count` random start-of-trick positions of `game_class` ("suit" or "grand") with `cards`
+/// cards per hand, from `seed`. Returns little-endian arrays as bytes: `features` (u32,
+/// `width` per position), `role` (u8: the leader relative to the declarer), `value`, `lo`
+/// and `hi` (i32: the exact remaining declarer points and the static bounds on them).
+#[pyfunction]
+pub fn estimator_samples<'py>(
+    py: Python<'py>,
+    seed: u64,
+    count: usize,
+    game_class: &str,
+    cards: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let class = match game_class {
+        "suit" => 0u8,
+        "grand" => 1,
+        _ => {
+            return Err(PositionError::new_err(format!(
+                "game_class must be \"suit\" or \"grand\", got {game_class:?}"
+            )))
+        }
+    };
+    if !(1..=10).contains(&cards) {
+        return Err(PositionError::new_err(format!(
+            "cards per hand must be 1..10, got {cards}"
+        )));
+    }
+    let s = py.allow_threads(move || solver::estimator_data::samples(seed, count, class, cards));
+    let width = s.first().map_or(0, |x| x.features.len());
+    let mut feats = Vec::with_capacity(s.len() * width * 4);
+    let (mut role, mut value, mut lo, mut hi) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for x in &s {
+        for f in &x.features {
+            feats.extend(f.to_le_bytes());
+        }
+        role.push(x.role);
+        value.extend(x.value.to_le_bytes());
+        lo.extend(x.lo.to_le_bytes());
+        hi.extend(x.hi.to_le_bytes());
+    }
+    let d = PyDict::new(py);
+    d.set_item("width", width)?;
+    d.set_item("features", pyo3::types::PyBytes::new(py, &feats))?;
+    d.set_item("role", pyo3::types::PyBytes::new(py, &role))?;
+    d.set_item("value", pyo3::types::PyBytes::new(py, &value))?;
+    d.set_item("lo", pyo3::types::PyBytes::new(py, &lo))?;
+    d.set_item("hi", pyo3::types::PyBytes::new(py, &hi))?;
+    Ok(d)
+}
+
+/// The estimators' layout: feature-table length per class and the hand sizes of the slots.
+#[pyfunction]
+pub fn estimator_layout(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    use solver::estimator as e;
+    let d = PyDict::new(py);
+    d.set_item("suit_dim", e::SUIT_DIM)?;
+    d.set_item("grand_dim", e::GRAND_DIM)?;
+    d.set_item("min_cards", e::MIN_K)?;
+    d.set_item("max_cards", e::MAX_K)?;
+    d.set_item("builtin_slots", e::SLOTS - e::builtin().missing_slots())?;
+    Ok(d)
+}
+
+/// Checks an estimator file (the format `skat train estimators` writes); raises on a bad one.
+#[pyfunction]
+pub fn check_estimators(data: &[u8]) -> PyResult<()> {
+    solver::estimator::Estimator::from_bytes(data)
+        .map(|_| ())
+        .map_err(PositionError::new_err)
+}
+
+/// ProbCut against the exact solver: `positions` random 30-card positions from `seed`
+/// analysed by both (single thread), per class (see `skat bench solver --pcut`).
+#[pyfunction]
+#[pyo3(signature = (positions, seed, pcut, tt_mb=32))]
+pub fn probcut_benchmark<'py>(
+    py: Python<'py>,
+    positions: usize,
+    seed: u64,
+    pcut: f64,
+    tt_mb: usize,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let sw = PyDict::new(py);
+    sw.set_item("pcut", pcut)?;
+    let o = options_from(tt_mb, Some(&sw))?;
+    if o.pcut == 0 {
+        return Err(PositionError::new_err(
+            "pcut must be above 0 for this benchmark",
+        ));
+    }
+    let rows = py.allow_threads(move || solver::bench_pcut::run(positions, seed, o));
+    rows.iter()
+        .map(|r| {
+            let x = PyDict::new(py);
+            x.set_item("class", r.class)?;
+            x.set_item("positions", r.positions)?;
+            x.set_item("exact_worlds_per_sec", r.exact_worlds_per_sec)?;
+            x.set_item("worlds_per_sec", r.worlds_per_sec)?;
+            x.set_item("decision_agreement", r.decision_agreement)?;
+            x.set_item("mean_abs_error", r.mean_abs_error)?;
+            x.set_item("exact_nodes", r.exact_nodes)?;
+            x.set_item("nodes", r.nodes)?;
+            Ok(x)
+        })
+        .collect()
 }

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from skat import defaults
 from skat.cli import checks
+from skat.cli.checks import OptionError
 from skat.display import progress_bar, save_json
 
 # The thesis's figures for each enhancement, shown beside our ablation rows.
@@ -66,9 +67,63 @@ def _ablation_table(out: dict[str, Any], positions: int) -> Table:
     return ab
 
 
+def cmd_bench_probcut(args: argparse.Namespace, console: Console) -> int:
+    from skat._core import estimator_layout, probcut_benchmark
+    from skat.bench import combine_probcut_runs, machine_description
+
+    if not estimator_layout()["builtin_slots"]:
+        raise OptionError("--pcut", "this build has no estimators: see 'skat train estimators'")
+    runs: list[list[dict[str, Any]]] = []
+    with progress_bar(console) as progress:
+        task = progress.add_task(
+            f"{args.positions} random 30-card positions, analyze exact and with ProbCut"
+            f" {args.pcut}, single thread",
+            total=args.repeat,
+        )
+        for _ in range(args.repeat):
+            runs.append(probcut_benchmark(args.positions, args.seed, args.pcut, args.tt_mb))
+            progress.advance(task)
+    out = combine_probcut_runs(runs)
+    out.update(
+        pcut=args.pcut, positions=args.positions, seed=args.seed, machine=machine_description()
+    )
+    table = Table(
+        title=f"ProbCut {args.pcut} against the exact solver, {args.positions} positions,"
+        f" seed {args.seed} ({out['machine']}); worlds/s: median of {out['repeat']} runs"
+    )
+    for col in (
+        "class",
+        "n",
+        "exact worlds/s",
+        "ProbCut worlds/s",
+        "speed-up",
+        "nodes",
+        "decision agreement",
+        "mean abs. error",
+    ):
+        table.add_column(col, justify="left" if col == "class" else "right")
+    for r in out["classes"]:
+        table.add_row(
+            r["class"],
+            str(r["positions"]),
+            f"{r['exact_worlds_per_sec']:,.1f}",
+            f"{r['worlds_per_sec']:,.1f}",
+            f"{r['speedup']:.2f}x",
+            _effect(r["nodes"], r["exact_nodes"]),
+            f"{r['decision_agreement']:.3f}",
+            f"{r['mean_abs_error']:.2f}",
+        )
+    console.print(table)
+    save_json(args.json, out)
+    return 0
+
+
 def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
     from skat._core import solver_benchmark
     from skat.bench import combine_solver_runs, machine_description
+
+    if args.pcut is not None:
+        return cmd_bench_probcut(args, console)
 
     runs: list[dict[str, Any]] = []
     with progress_bar(console) as progress:
@@ -151,10 +206,12 @@ def cmd_bench_pimc(args: argparse.Namespace, console: Console) -> int:
             seed=args.seed,
             games=args.full_games,
             on_step=lambda _what: progress.advance(task),
+            pcut=args.pcut,
         )
     table = Table(
         title=f"PIMC decisions in trick 1: {args.worlds} worlds, {args.threads} thread(s),"
         f" points {'on' if points else 'off'}, {args.deals} deals bid by 'rules', seed {args.seed}"
+        + (f", ProbCut {args.pcut}" if args.pcut else "")
     )
     for col in ("decision", "n", "median s", "mean s", "p95 s", "max s"):
         table.add_column(col, justify="left" if col == "decision" else "right")
@@ -340,6 +397,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help=f"transposition table size in MB, 1..{defaults.TT_MB_MAX}"
         f" (default: {defaults.SOLVER_TT_MB})",
     )
+    s.add_argument(
+        "--pcut",
+        type=checks.real(0.001, 1.0, below_hi=True),
+        metavar="P",
+        help="instead: compare ProbCut at confidence P (0.001..1, excluded) with the exact"
+        " solver, analyze on the same positions: worlds/s of each, decision agreement, mean"
+        " absolute error",
+    )
     _common(s, defaults.BENCH_SOLVER_REPEAT)
     s.set_defaults(func=cmd_bench_solver)
 
@@ -370,6 +435,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         type=checks.integer(0, checks.COUNT_MAX),
         default=defaults.BENCH_PIMC_GAMES,
         help=f"games of three pimc players to time (default: {defaults.BENCH_PIMC_GAMES})",
+    )
+    p.add_argument(
+        "--pcut",
+        type=checks.real(0.0, 1.0, below_hi=True),
+        default=0.0,
+        metavar="P",
+        help="ProbCut at confidence P in the solver (default: 0, the exact solver)",
     )
     _common(p, None)
     p.set_defaults(func=cmd_bench_pimc)

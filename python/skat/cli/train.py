@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from skat import defaults
-from skat.cli import checks
+from skat.cli import checks, train_estimators
 from skat.cli.checks import OptionError
 from skat.display import progress_bar
 
@@ -387,11 +387,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         description="Make training data or learn a model: 'skat train selfplay' (self-play"
         " games in shards, locally or on Ray), 'skat train bidding' (the 10+2 bidding"
         " evaluation from self-play or human games), 'skat train curve' (its learning curve),"
-        " 'skat train knn' (the knn player's double-dummy labels)"
+        " 'skat train knn' (the knn player's double-dummy labels),"
+        " 'skat train estimators' (the solver's card-point estimators for ProbCut)"
         " or 'skat train inference' (the auction tables of card inference)."
         " 'skat train KIND --help' describes KIND.",
     )
     kinds = t.add_subparsers(dest="what", metavar="KIND", required=True)
+    train_estimators.add_parser(kinds, _run_options)
 
     s = kinds.add_parser(
         "selfplay",

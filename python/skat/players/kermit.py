@@ -60,6 +60,7 @@ class KermitPlayer(PimcPlayer):
         inference: str = INFERENCE_SIDES,
         candidates: int = INFERENCE_CANDIDATES,
         inference_tables: str | None = None,
+        pcut: float = 0.0,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
@@ -69,7 +70,13 @@ class KermitPlayer(PimcPlayer):
         if candidates < 1:
             raise ValueError(f"candidates must be at least 1, got {candidates}")
         super().__init__(
-            worlds=worlds, seconds=seconds, points=points, threads=threads, tt_mb=tt_mb, seed=seed
+            worlds=worlds,
+            seconds=seconds,
+            points=points,
+            threads=threads,
+            tt_mb=tt_mb,
+            seed=seed,
+            pcut=pcut,
         )
         self.threshold = threshold
         self.model: BiddingModel = BiddingModel.load(model) if model else default_model()

@@ -18,7 +18,10 @@ Options (spec ``pimc:worlds=160,seed=3``):
 - ``threads``: solver threads (default: the ``SKAT_THREADS`` environment variable, else the
   number of CPUs);
 - ``tt_mb``: transposition table per thread in MB (default :data:`skat.defaults.PIMC_TT_MB`);
-- ``seed``: added to the game seed so that different instances sample different worlds.
+- ``seed``: added to the game seed so that different instances sample different worlds;
+- ``pcut``: ProbCut in the solver at this confidence (0.5 is the thesis's choice; default 0,
+  the exact solver): about twice as many worlds per second, each value an estimate
+  (``skat bench solver --pcut``).
 
 >>> from skat.players import make_player
 >>> p = make_player("pimc:worlds=20,threads=1")
@@ -47,17 +50,20 @@ class PimcPlayer:
         threads: int | None = None,
         tt_mb: int = PIMC_TT_MB,
         seed: int = 0,
+        pcut: float = 0.0,
     ) -> None:
         for name, value in (("worlds", worlds), ("seconds", seconds), ("threads", threads)):
             check_option(name, value)
         check_option("tt_mb", tt_mb)
         check_option("seed", seed)
+        check_option("pcut", pcut)
         self.engine = Pimc(
             worlds=worlds,
             threads=threads if threads is not None else default_threads(),
             points=points,
             tt_mb=tt_mb,
             seconds=seconds,
+            pcut=pcut,
         )
         self.seed = seed
         self.game_seed = 0

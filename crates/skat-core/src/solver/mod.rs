@@ -25,7 +25,8 @@
 //! collapsing of equivalent cards ([`order`]); quick-trick static bounds plus unbeatable-trump
 //! bounds for both sides at every trick start ([`bounds`], thesis ch. 5); direct solution of
 //! the last two tricks ([`tables`]); optionally an exact small-endgame cache ([`endgame`]).
-//! Every enhancement can be switched in [`SolverOptions`]; the value never changes.
+//! Every enhancement can be switched in [`SolverOptions`]; the value never changes. The one
+//! inexact option, ProbCut ([`estimator`], `pcut`), is off by default.
 //!
 //! Per-node costs: x86-64 builds target x86-64-v2 (`.cargo/config.toml`), so `count_ones`
 //! is one instruction; card points come from byte tables ([`layout::Layout::points_of`]);
@@ -43,8 +44,11 @@
 //! cards).
 
 pub mod bench;
+pub mod bench_pcut;
 pub mod bounds;
 pub mod endgame;
+pub mod estimator;
+pub mod estimator_data;
 pub mod layout;
 pub mod order;
 pub mod position;
@@ -103,6 +107,11 @@ pub struct SolverOptions {
     /// the fail-soft value after a failing probe and a few points above it after a
     /// successful one).
     pub bisect: bool,
+    /// ProbCut forward pruning with the embedded card-point estimators ([`estimator`]; suit
+    /// and grand trick starts with 4..9 cards per hand below the root): the confidence in
+    /// thousandths (500: 0.5), 0 for the exact search (the default). Unlike every other
+    /// option this one changes values: they become estimates.
+    pub pcut: u16,
     /// Table memory in megabytes: the transposition table and, with `endgame_cache`, the
     /// endgame cache (a quarter of it; at power-of-two sizes this is exactly the part the
     /// table's power-of-two bucket count leaves unused).
@@ -124,6 +133,7 @@ impl Default for SolverOptions {
             partition_search: false,
             endgame_cache: false,
             bisect: false,
+            pcut: 0,
             tt_mb: 32,
         }
     }
@@ -145,6 +155,7 @@ impl SolverOptions {
             partition_search: false,
             endgame_cache: false,
             bisect: false,
+            pcut: 0,
             tt_mb: 1,
         }
     }

@@ -26,6 +26,7 @@ mod window;
 
 use super::bounds;
 use super::endgame::{EgCache, EgKey};
+use super::estimator::{self, Estimator};
 use super::layout::{m3, Layout};
 use super::order::representatives;
 use super::tables;
@@ -86,6 +87,12 @@ pub struct Searcher<'a> {
     similarity_min: u32,
     /// Lowest-winning-rank partition search (null with the option and the table).
     part: bool,
+    /// ProbCut: the estimators (`None`: exact search), the interval half-width in standard
+    /// deviations, and the cards per hand at the root's trick (only trick starts below it
+    /// are cut).
+    est: Option<&'static Estimator>,
+    pcut_z: f32,
+    root_k: u32,
     /// With `part`: the relevant cards of the subtree just searched (cards that won a trick
     /// by rank, and the lowest card of each collapsed group of equivalent cards); only each
     /// suit's lowest one matters.
@@ -107,7 +114,17 @@ impl<'a> Searcher<'a> {
     ) -> Searcher<'a> {
         let mut t = [0u8; 3];
         t[..trick.len()].copy_from_slice(trick);
+        let est = Some(estimator::builtin())
+            .filter(|e| opt.pcut > 0 && !lay.game_type.is_null() && !e.is_empty());
+        let root_k = (hands[0].count_ones()
+            + hands[1].count_ones()
+            + hands[2].count_ones()
+            + trick.len() as u32)
+            / 3;
         Searcher {
+            est,
+            pcut_z: estimator::probcut_z(opt.pcut as f64 / 1000.0) as f32,
+            root_k,
             lay,
             opt,
             tt,
@@ -411,6 +428,13 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
+        if let Some(est) = self.est {
+            if k < self.root_k {
+                if let Some(v) = self.probcut(est, alpha, beta, lo, hi) {
+                    return v;
+                }
+            }
+        }
         if ttmv_raw != 0xFF {
             if let Some((_, perm)) = &key {
                 ttmv = self.decode_move(ttmv_raw, perm);
@@ -436,6 +460,23 @@ impl<'a> Searcher<'a> {
             self.tt.store(&kk, nlo, nhi, mv, k as u8);
         }
         fail_soft(nlo, nhi, best, a)
+    }
+
+    /// The ProbCut test at a trick start whose value lies in `[lo, hi]`: `alpha` (fail low)
+    /// or `beta` (fail high) when the estimate's interval lies entirely on that side of the
+    /// window, `None` (search the node) otherwise or without a model for the slot.
+    #[inline(never)]
+    fn probcut(&self, est: &Estimator, alpha: i32, beta: i32, lo: i32, hi: i32) -> Option<i32> {
+        let (e, sigma) = est.estimate(self.lay, &self.hands, self.decl, self.leader)?;
+        let e = e.clamp(lo as f32, hi as f32);
+        let half = self.pcut_z * sigma;
+        if e - half >= beta as f32 {
+            Some(beta)
+        } else if e + half <= alpha as f32 {
+            Some(alpha)
+        } else {
+            None
+        }
     }
 
     /// The unbeatable-trump static bounds `(lo, hi)` of the current start-of-trick position

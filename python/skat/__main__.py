@@ -1,0 +1,7 @@
+"""``python -m skat``: the ``skat`` command."""
+
+import sys
+
+from skat.cli import main
+
+sys.exit(main())

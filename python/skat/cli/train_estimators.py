@@ -1,0 +1,124 @@
+"""``skat train estimators``: the card-point estimators of the solver's ProbCut.
+
+Generates labelled start-of-trick positions on every local core (or Ray), fits one linear
+model per slot (class, cards per hand, leader's role), prints the held-out mean absolute
+error of plain least squares (LR), LR clamped to the static bounds (LR+SA) and the shipped
+capped-residual fit clamped (LRbdd+SA) beside the thesis's Table 7.3, and writes the
+estimator file. The build embeds ``crates/skat-core/data/estimators.bin``: write there and
+rebuild (``pip install -e .``) to make a new file the one ProbCut uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from skat import defaults
+from skat.cli import checks
+from skat.display import progress_bar, save_json
+
+HELP = __doc__.split("\n\n", 1)[1]
+
+# Table 7.3 of the solver thesis, LRbdd+SA: mean absolute error by (class, tricks played,
+# player to move); it has no estimators after the fourth trick.
+THESIS_MAE = {
+    ("suit", 1): (1.9, 3.0, 2.9),
+    ("suit", 2): (1.9, 2.9, 2.8),
+    ("suit", 3): (1.8, 2.5, 2.5),
+    ("suit", 4): (1.6, 2.3, 2.2),
+    ("grand", 1): (1.7, 3.0, 3.0),
+    ("grand", 2): (1.8, 3.1, 3.0),
+    ("grand", 3): (1.8, 3.0, 3.0),
+    ("grand", 4): (1.7, 2.8, 2.8),
+}
+
+
+def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
+    from skat.training.estimators import fit_all, generate, report, save
+
+    start = time.time()
+    with progress_bar(console) as bar:
+        gen = bar.add_task("labelling positions", total=12 * args.positions)
+        data = generate(
+            args.positions,
+            args.seed,
+            workers=args.workers,
+            ray=args.ray,
+            progress=lambda n: bar.update(gen, completed=n),
+        )
+        label_s = time.time() - start
+        fit = bar.add_task("fitting slots", total=len(data))
+        fits = fit_all(
+            data,
+            cap=args.cap,
+            steps=args.steps,
+            progress=lambda n: bar.update(fit, completed=n),
+        )
+    save(fits, args.out)
+    out: dict[str, Any] = report(fits)
+    out.update(
+        positions=args.positions,
+        seed=args.seed,
+        cap=args.cap,
+        steps=args.steps,
+        label_seconds=round(label_s, 1),
+        seconds=round(time.time() - start, 1),
+    )
+    t = Table(
+        title=f"{args.out}: held-out mean absolute error (SD) in card points;"
+        " thesis = Table 7.3, LRbdd+SA"
+    )
+    for col in ("class", "tricks", "to move", "train", "LR", "LR+SA", "LRbdd+SA", "thesis"):
+        t.add_column(col, justify="left" if col in ("class", "to move") else "right")
+    for s in out["slots"]:
+        role = ("soloist", "left defender", "right defender").index(s["to_move"])
+        thesis = THESIS_MAE.get((s["class"], s["tricks_played"]))
+        t.add_row(
+            s["class"],
+            str(s["tricks_played"]),
+            s["to_move"],
+            f"{s['train']:,}",
+            *(f"{s['mae'][v]:.2f} ({s['sd'][v]:.1f})" for v in ("LR", "LR+SA", "LRbdd+SA")),
+            f"{thesis[role]:.1f}" if thesis else "",
+        )
+    console.print(t)
+    console.print(f"labelled in {label_s:.0f} s, {out['seconds']:.0f} s in all")
+    save_json(args.json, out)
+    return 0
+
+
+def add_parser(kinds: argparse._SubParsersAction, run_options: Any) -> None:  # type: ignore[type-arg]
+    """Adds ``train estimators``; ``run_options`` adds --seed, --workers and --ray."""
+    e = kinds.add_parser(
+        "estimators",
+        help="learn the card-point estimators of the solver's ProbCut",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    e.add_argument(
+        "--positions",
+        type=checks.integer(10, checks.COUNT_MAX),
+        default=defaults.ESTIMATOR_POSITIONS,
+        help="labelled positions per class and hand size (4..9 cards; a tenth held out)"
+        f" (default: {defaults.ESTIMATOR_POSITIONS})",
+    )
+    e.add_argument(
+        "--cap",
+        type=checks.real(0.1, 120.0),
+        default=defaults.ESTIMATOR_CAP,
+        help=f"residual cap in card points (default: {defaults.ESTIMATOR_CAP})",
+    )
+    e.add_argument(
+        "--steps",
+        type=checks.integer(1, 100_000),
+        default=defaults.ESTIMATOR_STEPS,
+        help=f"gradient steps per slot (default: {defaults.ESTIMATOR_STEPS})",
+    )
+    run_options(e, "position seed")
+    e.add_argument("--out", type=checks.out_file, required=True, help="estimator file to write")
+    e.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the report")
+    e.set_defaults(func=cmd_train_estimators)

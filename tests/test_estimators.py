@@ -1,0 +1,122 @@
+"""The card-point estimators (``skat train estimators``) and ProbCut (``pcut``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import skat
+from skat._core import Solver, check_estimators, estimator_layout, estimator_samples
+from skat.cli import main
+from skat.training import estimators as est
+
+
+def test_samples_are_reproducible_and_within_their_bounds() -> None:
+    a = estimator_samples(5, 30, "grand", 7)
+    assert a == estimator_samples(5, 30, "grand", 7)
+    value = np.frombuffer(a["value"], "<i4")
+    lo, hi = np.frombuffer(a["lo"], "<i4"), np.frombuffer(a["hi"], "<i4")
+    assert len(value) == 30 and (lo <= value).all() and (value <= hi).all()
+    feats = np.frombuffer(a["features"], "<u4").reshape(30, a["width"])
+    assert feats.max() < estimator_layout()["grand_dim"]
+    with pytest.raises(skat.SkatError):
+        estimator_samples(5, 3, "null", 7)
+    with pytest.raises(skat.SkatError):
+        estimator_samples(5, 3, "suit", 11)
+
+
+def test_generation_does_not_depend_on_the_worker_count() -> None:
+    one = est.generate(40, 3, workers=1)
+    two = est.generate(40, 3, workers=2)
+    assert one.keys() == two.keys()
+    for key in one:
+        assert np.array_equal(one[key].features, two[key].features)
+        assert np.array_equal(one[key].value, two[key].value)
+        assert np.array_equal(one[key].test, two[key].test)
+    # with one chunk per class and hand size, its last tenth is held out
+    assert sum(len(d.value) for d in one.values()) == 12 * 40
+    assert sum(int(d.test.sum()) for d in one.values()) == 12 * 4
+
+
+def test_fitting_learns_a_linear_target_exactly() -> None:
+    """On a target that is linear in the features the fit reaches a small error."""
+    rng = np.random.default_rng(1)
+    dim, n = 50, 4000
+    feats = np.stack([rng.integers(0, 25, n), 25 + rng.integers(0, 25, n)], axis=1)
+    w = rng.normal(0, 3, dim)
+    y = 20 + w[feats].sum(axis=1)
+    data = est.SlotData(
+        features=feats,
+        value=y,
+        lo=np.full(n, -1e9),
+        hi=np.full(n, 1e9),
+        test=np.arange(n) >= 3600,
+    )
+    b, fitted = est.fit_slot(data, dim, cap=None, steps=1500, rate=0.1, l2=0.0)
+    mae, _ = est.score(data, b, fitted, clamp=True)
+    assert mae < 0.05
+
+
+def test_the_estimator_file_round_trips(tmp_path: Path) -> None:
+    data = est.generate(60, 2, workers=1)
+    fits = est.fit_all(data, cap=8.0, steps=5)
+    # a slot without held-out positions gets no model
+    held = [key for key, d in data.items() if d.test.sum() >= 2]
+    assert len(fits) == len(held) > 18
+    path = tmp_path / "e.bin"
+    est.save(fits, path)
+    check_estimators(path.read_bytes())
+    with pytest.raises(skat.SkatError):
+        check_estimators(path.read_bytes()[:-3])
+    rows = est.report(fits)["slots"]
+    assert {r["to_move"] for r in rows} == {"soloist", "left defender", "right defender"}
+    assert all(set(r["mae"]) == {"LR", "LR+SA", "LRbdd+SA"} for r in rows)
+
+
+def test_train_estimators_command(tmp_path: Path) -> None:
+    out, report = tmp_path / "e.bin", tmp_path / "e.json"
+    args = ["train", "estimators", "--positions", "60", "--steps", "3", "--workers", "1"]
+    assert main([*args, "--out", str(out), "--json", str(report)]) == 0
+    check_estimators(out.read_bytes())
+    assert 18 < len(json.loads(report.read_text())["slots"]) <= 36
+
+
+def test_probcut_option_and_its_bounds() -> None:
+    with pytest.raises(skat.SkatError):
+        Solver(pcut=1.5)
+    deal = skat.Deal.random(4)
+    pos = skat.Position(deal.hands, "S", declarer=0, leader=0, declarer_points=deal.skat.points)
+    exact = Solver().analyze(pos)
+    cut = Solver(pcut=0.5).analyze(pos)
+    assert exact.keys() == cut.keys()
+    in_play = 120 - deal.skat.points
+    assert all(deal.skat.points <= v <= deal.skat.points + in_play for v in cut.values())
+    # pcut 0 is the exact solver
+    assert Solver(pcut=0.0).analyze(pos) == exact
+
+
+def test_bench_solver_pcut(tmp_path: Path) -> None:
+    if not estimator_layout()["builtin_slots"]:
+        pytest.skip("this build embeds no estimators")
+    out = tmp_path / "p.json"
+    args = ["bench", "solver", "--positions", "6", "--pcut", "0.5", "--repeat", "2"]
+    assert main([*args, "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["pcut"] == 0.5 and data["repeat"] == 2
+    assert sum(r["positions"] for r in data["classes"]) == 6
+    for r in data["classes"]:
+        assert {"worlds_per_sec", "decision_agreement", "mean_abs_error"} <= set(r)
+        assert 0.0 <= r["decision_agreement"] <= 1.0
+
+
+def test_players_take_pcut() -> None:
+    from skat.players import make_player
+    from skat.players.base import PlayerSpecError
+
+    make_player("pimc:worlds=4,threads=1,pcut=0.5")
+    make_player("kermit:worlds=4,threads=1,pcut=0.5")
+    with pytest.raises(PlayerSpecError):
+        make_player("pimc:pcut=1.5")
