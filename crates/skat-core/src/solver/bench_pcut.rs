@@ -113,6 +113,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn probcut_keeps_bounds_consistent_with_every_option() {
+        // debug builds check the bounds of every node (window.rs)
+        for endgame_cache in [false, true] {
+            let rows = run(
+                10,
+                9,
+                SolverOptions {
+                    pcut: 300,
+                    tt_mb: 4,
+                    endgame_cache,
+                    ..SolverOptions::default()
+                },
+            );
+            assert_eq!(rows.iter().map(|r| r.positions).sum::<usize>(), 10);
+        }
+    }
+
+    #[test]
     fn without_an_estimator_slot_probcut_changes_nothing_in_null() {
         let rows = run(
             12,

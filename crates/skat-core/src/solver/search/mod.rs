@@ -429,7 +429,8 @@ impl<'a> Searcher<'a> {
             }
         }
         if let Some(est) = self.est {
-            if k < self.root_k {
+            // not inside the endgame cache's exact solutions
+            if k < self.root_k && k > self.eg_k {
                 if let Some(v) = self.probcut(est, alpha, beta, lo, hi) {
                     return v;
                 }
@@ -454,6 +455,13 @@ impl<'a> Searcher<'a> {
             debug_assert!(a < best && best < b);
             self.eg.store(eg_key.as_ref().unwrap(), best, k);
         }
+        // below ProbCut cuts the children's values are estimates that may contradict this
+        // node's exact bounds: keep them inside (a no-op for the exact search)
+        let best = if self.est.is_some() {
+            best.clamp(lo, hi)
+        } else {
+            best
+        };
         let (nlo, nhi) = searched_bounds(lo, hi, a, b, best);
         if let Some((kk, perm)) = key {
             let mv = self.encode_move(best_mv, &perm);
