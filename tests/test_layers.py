@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("skat.tournament", "skat.tournament_results", "skat.tournament_clones", "skat.bench"),
     ("skat.tournament_table",),
     ("skat.training", "skat.research"),
-    ("skat.cli",),
+    ("skat.cli", "skat.__main__"),
 ]
 
 
