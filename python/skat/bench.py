@@ -356,15 +356,23 @@ def combine_solver_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
     if len({r["signature"] for r in runs}) != 1:
         raise RuntimeError("the node signature changed between runs of one build")
     out = dict(runs[0])
-    classes = []
-    for i, row in enumerate(runs[0]["classes"]):
-        per_run = [float(r["classes"][i]["worlds_per_sec"]) for r in runs]
-        classes.append(
-            dict(row, worlds_per_sec=statistics.median(per_run), worlds_per_sec_runs=per_run)
-        )
-    out["classes"] = classes
+    out["classes"] = _class_medians([r["classes"] for r in runs], ("worlds_per_sec",))
     out["repeat"] = len(runs)
     return out
+
+
+def _class_medians(runs: list[list[dict[str, Any]]], keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The first run's class rows with each of ``keys`` replaced by its median over the
+    runs (the runs' values in ``KEY_runs``)."""
+    rows = []
+    for i, row in enumerate(runs[0]):
+        new = dict(row)
+        for key in keys:
+            per_run = [float(r[i][key]) for r in runs]
+            new[key] = statistics.median(per_run)
+            new[f"{key}_runs"] = per_run
+        rows.append(new)
+    return rows
 
 
 def combine_probcut_runs(runs: list[list[dict[str, Any]]]) -> dict[str, Any]:
@@ -381,18 +389,8 @@ def combine_probcut_runs(runs: list[list[dict[str, Any]]]) -> dict[str, Any]:
     """
     if not runs:
         raise ValueError("no benchmark runs to combine")
-    classes = []
-    for i, row in enumerate(runs[0]):
-        cut = statistics.median(float(r[i]["worlds_per_sec"]) for r in runs)
-        exact = statistics.median(float(r[i]["exact_worlds_per_sec"]) for r in runs)
-        classes.append(
-            dict(
-                row,
-                worlds_per_sec=cut,
-                exact_worlds_per_sec=exact,
-                speedup=cut / exact if exact else 0.0,
-                worlds_per_sec_runs=[float(r[i]["worlds_per_sec"]) for r in runs],
-                exact_worlds_per_sec_runs=[float(r[i]["exact_worlds_per_sec"]) for r in runs],
-            )
-        )
+    classes = _class_medians(runs, ("worlds_per_sec", "exact_worlds_per_sec"))
+    for row in classes:
+        exact = row["exact_worlds_per_sec"]
+        row["speedup"] = row["worlds_per_sec"] / exact if exact else 0.0
     return {"classes": classes, "repeat": len(runs)}

@@ -215,6 +215,16 @@ fn switch<'a>(o: &'a mut SolverOptions, name: &str) -> Option<&'a mut bool> {
     })
 }
 
+/// A ProbCut confidence in [0, 1) as `SolverOptions::pcut` (thousandths).
+fn pcut_thousandths(p: f64) -> PyResult<u16> {
+    if !(0.0..1.0).contains(&p) {
+        return Err(PositionError::new_err(format!(
+            "pcut must be a confidence in [0, 1) (0: exact search), got {p}"
+        )));
+    }
+    Ok((p * 1000.0).round() as u16)
+}
+
 pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyResult<SolverOptions> {
     if tt_mb == 0 || tt_mb > 65536 {
         return Err(PositionError::new_err(format!(
@@ -229,13 +239,7 @@ pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyRes
         for (k, v) in d.iter() {
             let name: String = k.extract()?;
             if name == "pcut" {
-                let p: f64 = v.extract()?;
-                if !(0.0..1.0).contains(&p) {
-                    return Err(PositionError::new_err(format!(
-                        "pcut must be a confidence in [0, 1) (0: exact search), got {p}"
-                    )));
-                }
-                o.pcut = (p * 1000.0).round() as u16;
+                o.pcut = pcut_thousandths(v.extract()?)?;
                 continue;
             }
             let on: bool = v.extract()?;
@@ -560,7 +564,7 @@ pub fn estimator_layout(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("grand_dim", e::GRAND_DIM)?;
     d.set_item("min_cards", e::MIN_K)?;
     d.set_item("max_cards", e::MAX_K)?;
-    d.set_item("builtin_slots", e::SLOTS - e::builtin().missing_slots())?;
+    d.set_item("builtin_slots", e::builtin().slot_count())?;
     Ok(d)
 }
 
@@ -583,9 +587,10 @@ pub fn probcut_benchmark<'py>(
     pcut: f64,
     tt_mb: usize,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let sw = PyDict::new(py);
-    sw.set_item("pcut", pcut)?;
-    let o = options_from(tt_mb, Some(&sw))?;
+    let o = SolverOptions {
+        pcut: pcut_thousandths(pcut)?,
+        ..options_from(tt_mb, None)?
+    };
     if o.pcut == 0 {
         return Err(PositionError::new_err(
             "pcut must be above 0 for this benchmark",

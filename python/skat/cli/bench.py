@@ -10,7 +10,8 @@ the Rust core for the solver); this module parses, prints tables and writes ``--
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.table import Table
@@ -19,6 +20,8 @@ from skat import defaults
 from skat.cli import checks
 from skat.cli.checks import OptionError
 from skat.display import progress_bar, save_json
+
+R = TypeVar("R")
 
 # The thesis's figures for each enhancement, shown beside our ablation rows.
 THESIS_ABLATION = {
@@ -67,22 +70,30 @@ def _ablation_table(out: dict[str, Any], positions: int) -> Table:
     return ab
 
 
+def _repeated(console: Console, what: str, repeat: int, run: Callable[[int], R]) -> list[R]:
+    """``run(i)`` for each of ``repeat`` runs, under a progress bar."""
+    out: list[R] = []
+    with progress_bar(console) as progress:
+        task = progress.add_task(what, total=repeat)
+        for i in range(repeat):
+            out.append(run(i))
+            progress.advance(task)
+    return out
+
+
 def cmd_bench_probcut(args: argparse.Namespace, console: Console) -> int:
     from skat._core import estimator_layout, probcut_benchmark
     from skat.bench import combine_probcut_runs, machine_description
 
     if not estimator_layout()["builtin_slots"]:
         raise OptionError("--pcut", "this build has no estimators: see 'skat train estimators'")
-    runs: list[list[dict[str, Any]]] = []
-    with progress_bar(console) as progress:
-        task = progress.add_task(
-            f"{args.positions} random 30-card positions, analyze exact and with ProbCut"
-            f" {args.pcut}, single thread",
-            total=args.repeat,
-        )
-        for _ in range(args.repeat):
-            runs.append(probcut_benchmark(args.positions, args.seed, args.pcut, args.tt_mb))
-            progress.advance(task)
+    runs = _repeated(
+        console,
+        f"{args.positions} random 30-card positions, analyze exact and with ProbCut"
+        f" {args.pcut}, single thread",
+        args.repeat,
+        lambda _i: probcut_benchmark(args.positions, args.seed, args.pcut, args.tt_mb),
+    )
     out = combine_probcut_runs(runs)
     out.update(
         pcut=args.pcut, positions=args.positions, seed=args.seed, machine=machine_description()
@@ -125,23 +136,18 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
     if args.pcut is not None:
         return cmd_bench_probcut(args, console)
 
-    runs: list[dict[str, Any]] = []
-    with progress_bar(console) as progress:
-        task = progress.add_task(
-            f"{args.positions} random 30-card positions (solve, reaches, analyze; ablations"
-            f" over {args.ablation_positions} in the first run), single thread",
-            total=args.repeat,
-        )
-        for i in range(args.repeat):
-            runs.append(
-                solver_benchmark(
-                    positions=args.positions,
-                    seed=args.seed,
-                    ablation_positions=args.ablation_positions if i == 0 else 0,
-                    tt_mb=args.tt_mb,
-                )
-            )
-            progress.advance(task)
+    runs = _repeated(
+        console,
+        f"{args.positions} random 30-card positions (solve, reaches, analyze; ablations"
+        f" over {args.ablation_positions} in the first run), single thread",
+        args.repeat,
+        lambda i: solver_benchmark(
+            positions=args.positions,
+            seed=args.seed,
+            ablation_positions=args.ablation_positions if i == 0 else 0,
+            tt_mb=args.tt_mb,
+        ),
+    )
     out = combine_solver_runs(runs)
     out["machine"] = machine_description()
     table = Table(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -91,7 +92,10 @@ def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def add_parser(kinds: argparse._SubParsersAction, run_options: Any) -> None:  # type: ignore[type-arg]
+def add_parser(
+    kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
+    run_options: Callable[[argparse.ArgumentParser, str], None],
+) -> None:
     """Adds ``train estimators``; ``run_options`` adds --seed, --workers and --ray."""
     e = kinds.add_parser(
         "estimators",

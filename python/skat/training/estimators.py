@@ -86,29 +86,22 @@ def generate(
 
     lay = estimator_layout()
     sizes = range(int(lay["min_cards"]), int(lay["max_cards"]) + 1)
-    tasks: list[tuple[int, str, int, int]] = []
-    keys: list[tuple[str, int, int]] = []
-    for gc in CLASSES:
-        for k in sizes:
-            for c in range(-(-positions // CHUNK)):
-                n = min(CHUNK, positions - c * CHUNK)
-                tasks.append((chunk_seed(seed, gc, k, c), gc, k, n))
-                keys.append((gc, k, c))
-    results: list[dict[str, Any] | None] = [None] * len(tasks)
+    chunks = -(-positions // CHUNK)
+    keys = [(gc, k, c) for gc in CLASSES for k in sizes for c in range(chunks)]
+    tasks = [
+        (chunk_seed(seed, gc, k, c), gc, k, min(CHUNK, positions - c * CHUNK)) for gc, k, c in keys
+    ]
+    results: dict[tuple[str, int, int], dict[str, Any]] = {}
     done = 0
     for i, r in run_tasks(_generate, tasks, workers=workers, ray=ray):
-        results[i] = r
+        results[keys[i]] = r
         done += tasks[i][3]
         if progress is not None:
             progress(done)
     out: dict[tuple[str, int, int], SlotData] = {}
     for gc in CLASSES:
         for k in sizes:
-            mine = [
-                (key[2], res) for key, res in zip(keys, results, strict=True) if key[:2] == (gc, k)
-            ]
-            parts = [res for _, res in mine if res is not None]
-            chunks = len(mine)
+            parts = [results[(gc, k, c)] for c in range(chunks)]
             width = int(parts[0]["width"])
             feats = np.concatenate(
                 [np.frombuffer(p["features"], "<u4").reshape(-1, width) for p in parts]
@@ -122,7 +115,7 @@ def generate(
             # training); with a single chunk, the last tenth of its positions
             if chunks > 1:
                 cut = min(chunks - 1, int(0.9 * chunks))
-                chunk_no = np.concatenate([np.full(len(p["role"]), c) for c, p in mine if p])
+                chunk_no = np.concatenate([np.full(len(p["role"]), c) for c, p in enumerate(parts)])
                 test = chunk_no >= cut
             else:
                 test = np.arange(len(role)) >= int(0.9 * len(role))

@@ -113,7 +113,35 @@ pub fn class_of(gt: GameType) -> &'static str {
     }
 }
 
-const CLASSES: [&str; 3] = ["suit", "grand", "null"];
+/// The game classes of the benchmark rows, in order.
+pub const CLASSES: [&str; 3] = ["suit", "grand", "null"];
+
+/// The row of a game type in [`CLASSES`].
+pub fn class_index(gt: GameType) -> usize {
+    match class_of(gt) {
+        "suit" => 0,
+        "grand" => 1,
+        _ => 2,
+    }
+}
+
+/// Runs `f` with both solvers on position number `i` (each cleared first), in an order that
+/// alternates with `i`: the second search of a position runs a little faster (warm caches
+/// and branch history), so every other position starts with the other solver. The results
+/// are in solver order.
+pub fn paired<R>(
+    solvers: &mut [Solver; 2],
+    i: usize,
+    mut f: impl FnMut(&mut Solver) -> R,
+) -> [R; 2] {
+    let mut out: [Option<R>; 2] = [None, None];
+    for k in [i % 2, 1 - i % 2] {
+        solvers[k].clear();
+        out[k] = Some(f(&mut solvers[k]));
+    }
+    let [a, b] = out;
+    [a.unwrap(), b.unwrap()]
+}
 
 /// The enhancements that can be switched off, by name (the endgame cache, off by default, is
 /// toggled).
@@ -193,10 +221,7 @@ pub fn run(n: usize, seed: u64, options: SolverOptions, ablation_positions: usiz
     let mut solver = Solver::new(options);
     let mut samples: Vec<[Vec<(u64, u64)>; 3]> = vec![Default::default(); 3];
     for p in &pos {
-        let ci = CLASSES
-            .iter()
-            .position(|&c| c == class_of(p.game_type()))
-            .unwrap();
+        let ci = class_index(p.game_type());
         solver.clear();
         let s = solver.solve(p).stats;
         samples[ci][0].push((s.micros, s.nodes));
@@ -294,17 +319,11 @@ fn paired_totals(
         vec![(0u64, 0u64); CLASSES.len()],
     ];
     for (i, p) in pos.iter().enumerate() {
-        let ci = CLASSES
-            .iter()
-            .position(|&c| c == class_of(p.game_type()))
-            .unwrap();
-        // the second search of a position runs a little faster (warm caches and branch
-        // history): every other position starts with the other solver
-        for k in [i % 2, 1 - i % 2] {
-            solvers[k].clear();
-            let s = solvers[k].solve(p).stats;
-            t[k][ci].0 += s.nodes;
-            t[k][ci].1 += s.micros;
+        let ci = class_index(p.game_type());
+        let stats = paired(&mut solvers, i, |s| s.solve(p).stats);
+        for (tk, st) in t.iter_mut().zip(stats) {
+            tk[ci].0 += st.nodes;
+            tk[ci].1 += st.micros;
         }
     }
     let [a, b] = t;

@@ -1,14 +1,14 @@
 //! The ProbCut benchmark: the same random 30-card positions analysed (every legal card's
 //! value) by the exact solver and by the solver with ProbCut, one after the other with the
-//! order alternating position by position (the second finds the position's data in the CPU
-//! caches: about 12% faster on null positions, where both search the same nodes), so that
-//! neither order nor a drifting machine favours one side. Per class: worlds per second
+//! order alternating position by position ([`paired`]: the second finds the position's data
+//! in the CPU caches, about 12% faster on null positions, where both search the same nodes),
+//! so that neither order nor a drifting machine favours one side. Per class: worlds per second
 //! of each, the *decision agreement* (the share of positions where the best card of the
 //! ProbCut analysis, for the player to move, is one of the exact best cards) and the mean
 //! absolute error of the card values in card points (null is never cut: its rows agree
 //! exactly).
 
-use super::bench::{class_of, positions};
+use super::bench::{class_index, paired, positions, CLASSES};
 use super::{Position, Solver, SolverOptions};
 use crate::cards::Card;
 
@@ -51,61 +51,44 @@ pub fn best_cards(pos: &Position, values: &[(Card, i32)]) -> Vec<Card> {
 
 /// Compares exact and ProbCut analyses on `n` positions from `seed` (`options.pcut` > 0).
 pub fn run(n: usize, seed: u64, options: SolverOptions) -> Vec<PcutRow> {
-    let pos = positions(n, seed);
-    let mut exact = Solver::new(SolverOptions { pcut: 0, ..options });
-    let mut cut = Solver::new(options);
-    let classes = ["suit", "grand", "null"];
-    let mut acc = vec![(0usize, 0u64, 0u64, 0usize, 0.0f64, 0u64, 0u64); 3];
-    for (i, p) in pos.iter().enumerate() {
-        let ci = classes
-            .iter()
-            .position(|&c| c == class_of(p.game_type()))
-            .unwrap();
-        exact.clear();
-        cut.clear();
-        // the solver that runs second finds the position's data in the caches: alternate
-        let ((ev, es), (cv, cs)) = if i % 2 == 0 {
-            let e = exact.analyze(p);
-            (e, cut.analyze(p))
-        } else {
-            let c = cut.analyze(p);
-            (exact.analyze(p), c)
-        };
-        let a = &mut acc[ci];
-        a.0 += 1;
-        a.1 += es.micros;
-        a.2 += cs.micros;
-        let chosen = best_cards(p, &cv)[0];
-        a.3 += best_cards(p, &ev).contains(&chosen) as usize;
-        let err: i32 = ev.iter().zip(&cv).map(|(x, y)| (x.1 - y.1).abs()).sum();
-        a.4 += err as f64 / ev.len().max(1) as f64;
-        a.5 += es.nodes;
-        a.6 += cs.nodes;
-    }
-    classes
+    let mut solvers = [
+        Solver::new(SolverOptions { pcut: 0, ..options }),
+        Solver::new(options),
+    ];
+    // per class: sums of times, agreements and errors, converted at the end
+    let mut rows: Vec<PcutRow> = CLASSES
         .iter()
-        .zip(acc)
-        .map(|(&class, a)| {
-            let per_sec = |micros: u64| {
-                if micros > 0 {
-                    a.0 as f64 * 1e6 / micros as f64
-                } else {
-                    0.0
-                }
-            };
-            let share = |x: f64| if a.0 > 0 { x / a.0 as f64 } else { 0.0 };
-            PcutRow {
-                class,
-                positions: a.0,
-                exact_worlds_per_sec: per_sec(a.1),
-                worlds_per_sec: per_sec(a.2),
-                decision_agreement: share(a.3 as f64),
-                mean_abs_error: share(a.4),
-                exact_nodes: a.5,
-                nodes: a.6,
-            }
+        .map(|&class| PcutRow {
+            class,
+            ..PcutRow::default()
         })
-        .collect()
+        .collect();
+    let mut micros = [[0u64; 2]; 3];
+    for (i, p) in positions(n, seed).iter().enumerate() {
+        let ci = class_index(p.game_type());
+        let [(ev, es), (cv, cs)] = paired(&mut solvers, i, |s| s.analyze(p));
+        let r = &mut rows[ci];
+        r.positions += 1;
+        micros[ci][0] += es.micros;
+        micros[ci][1] += cs.micros;
+        r.exact_nodes += es.nodes;
+        r.nodes += cs.nodes;
+        let chosen = best_cards(p, &cv)[0];
+        r.decision_agreement += best_cards(p, &ev).contains(&chosen) as u8 as f64;
+        let err: i32 = ev.iter().zip(&cv).map(|(x, y)| (x.1 - y.1).abs()).sum();
+        r.mean_abs_error += err as f64 / ev.len().max(1) as f64;
+    }
+    for (r, us) in rows.iter_mut().zip(micros) {
+        let n = r.positions as f64;
+        let per_sec = |t: u64| if t > 0 { n * 1e6 / t as f64 } else { 0.0 };
+        r.exact_worlds_per_sec = per_sec(us[0]);
+        r.worlds_per_sec = per_sec(us[1]);
+        if r.positions > 0 {
+            r.decision_agreement /= n;
+            r.mean_abs_error /= n;
+        }
+    }
+    rows
 }
 
 #[cfg(test)]

@@ -254,3 +254,17 @@ pub fn trump_lower(lay: &Layout, h: &[u32; 3], decl: usize) -> (i32, i32) {
         (0, 0)
     }
 }
+
+/// The static bounds of a start-of-trick position (internal hands), as the search has them
+/// before its table: `0..points in play`, the unbeatable trumps, the leader's quick tricks.
+pub fn static_bounds(lay: &Layout, hands: &[u32; 3], decl: usize, leader: usize) -> (i32, i32) {
+    let in_play = lay.points_of(hands[0] | hands[1] | hands[2]);
+    let (dl, fl) = trump_lower(lay, hands, decl);
+    let (mut lo, mut hi) = (dl.max(0), in_play - fl);
+    if leader == decl {
+        lo = lo.max(declarer_lower(lay, hands, decl));
+    } else {
+        hi = hi.min(in_play - defender_lower(lay, hands, decl, leader));
+    }
+    (lo, hi.max(lo))
+}

@@ -25,7 +25,7 @@
 //! `crates/skat-core/data/estimators.bin`; a file without slots means "no estimator" and
 //! ProbCut then never cuts.
 //!
-//! ProbCut ([`probcut_z`]): with confidence `P` the search at a trick start of a slot takes
+//! ProbCut ([`ProbCut`]): with confidence `P` the search at a trick start of a slot takes
 //! the estimate `e` (clamped to the node's static bounds) and its slot's residual standard
 //! deviation `s`; if the whole interval `e +- z s`, `z` the two-sided normal quantile of `P`,
 //! lies at or above beta the node fails high, at or below alpha it fails low; otherwise it
@@ -138,50 +138,14 @@ impl Estimator {
         Ok(Estimator { slots })
     }
 
-    /// The file format of [`Estimator::from_bytes`].
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        let n = self.slots.iter().filter(|s| s.is_some()).count() as u32;
-        out.extend(n.to_le_bytes());
-        for class in 0..2u8 {
-            for k in MIN_K..=MAX_K {
-                for role in 0..3 {
-                    if let Some(s) = &self.slots[slot_index(class, k, role).unwrap()] {
-                        out.extend([class, k as u8, role as u8, 0]);
-                        out.extend(s.sigma.to_le_bytes());
-                        out.extend(s.bias.to_le_bytes());
-                        out.extend((s.weights.len() as u32).to_le_bytes());
-                        for w in &s.weights {
-                            out.extend(w.to_le_bytes());
-                        }
-                    }
-                }
-            }
-        }
-        out
+    /// The number of slots with a model.
+    pub fn slot_count(&self) -> usize {
+        self.slots.iter().filter(|s| s.is_some()).count()
     }
 
-    /// Sets one slot (the weights must have the class's dimension).
-    pub fn set(&mut self, class: u8, k: u32, role: usize, slot: Slot) -> Result<(), String> {
-        let i = slot_index(class, k, role).ok_or("no such slot")?;
-        if slot.weights.len() != dim(class) {
-            return Err("wrong number of weights".into());
-        }
-        if self.slots.is_empty() {
-            self.slots = vec![None; SLOTS];
-        }
-        self.slots[i] = Some(slot);
-        Ok(())
-    }
-
-    /// The number of slots without a model.
-    pub fn missing_slots(&self) -> usize {
-        SLOTS - self.slots.iter().filter(|s| s.is_some()).count()
-    }
-
-    /// Whether any slot has a model.
+    /// Whether no slot has a model.
     pub fn is_empty(&self) -> bool {
-        self.slots.iter().all(|s| s.is_none())
+        self.slot_count() == 0
     }
 
     /// The model of a slot.
@@ -319,6 +283,54 @@ pub fn probcut_z(p: f64) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// The ProbCut test of a search: the embedded estimators and the interval half-width in
+/// standard deviations, built once per solver.
+#[derive(Clone, Copy, Debug)]
+pub struct ProbCut {
+    est: &'static Estimator,
+    z: f32,
+}
+
+impl ProbCut {
+    /// ProbCut at confidence `pcut` thousandths with the embedded estimators; `None` for 0
+    /// or when the build has no estimators.
+    pub fn new(pcut: u16) -> Option<ProbCut> {
+        let est = builtin();
+        (pcut > 0 && !est.is_empty()).then(|| ProbCut {
+            est,
+            z: probcut_z(pcut as f64 / 1000.0) as f32,
+        })
+    }
+
+    /// At a trick start whose value lies in `[lo, hi]`: `alpha` (fail low) or `beta` (fail
+    /// high) when the estimate's interval lies entirely on that side of the window, `None`
+    /// (search the node) otherwise or without a model for the slot.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn cut(
+        &self,
+        lay: &Layout,
+        hands: &[u32; 3],
+        decl: usize,
+        leader: usize,
+        alpha: i32,
+        beta: i32,
+        lo: i32,
+        hi: i32,
+    ) -> Option<i32> {
+        let (e, sigma) = self.est.estimate(lay, hands, decl, leader)?;
+        let e = e.clamp(lo as f32, hi as f32);
+        let half = self.z * sigma;
+        if e - half >= beta as f32 {
+            Some(beta)
+        } else if e + half <= alpha as f32 {
+            Some(alpha)
+        } else {
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,31 +374,41 @@ mod tests {
         }
     }
 
+    /// One slot in the file format (what `skat train estimators` writes).
+    fn one_slot_file(class: u8, k: u8, role: u8, slot: &Slot) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend(1u32.to_le_bytes());
+        out.extend([class, k, role, 0]);
+        out.extend(slot.sigma.to_le_bytes());
+        out.extend(slot.bias.to_le_bytes());
+        out.extend((slot.weights.len() as u32).to_le_bytes());
+        for w in &slot.weights {
+            out.extend(w.to_le_bytes());
+        }
+        out
+    }
+
     #[test]
-    fn the_file_format_round_trips_and_rejects_bad_input() {
-        let mut e = Estimator::default();
-        assert!(e.is_empty());
-        e.set(
-            1,
-            7,
-            2,
-            Slot {
-                bias: 3.5,
-                sigma: 4.0,
-                weights: (0..GRAND_DIM).map(|i| i as f32 / 100.0).collect(),
-            },
-        )
-        .unwrap();
-        let b = e.to_bytes();
+    fn the_file_format_parses_and_rejects_bad_input() {
+        let slot = Slot {
+            bias: 3.5,
+            sigma: 4.0,
+            weights: (0..GRAND_DIM).map(|i| i as f32 / 100.0).collect(),
+        };
+        let b = one_slot_file(1, 7, 2, &slot);
         let back = Estimator::from_bytes(&b).unwrap();
-        assert_eq!(back, e);
-        assert!(back.slot(1, 7, 2).is_some() && back.slot(0, 7, 2).is_none());
+        assert_eq!(back.slot_count(), 1);
+        assert_eq!(back.slot(1, 7, 2), Some(&slot));
+        assert!(back.slot(0, 7, 2).is_none());
         assert!(Estimator::from_bytes(&b[..b.len() - 1]).is_err());
         assert!(Estimator::from_bytes(b"SKE0\0\0\0\0").is_err());
         let mut extra = b.clone();
         extra.push(0);
         assert!(Estimator::from_bytes(&extra).is_err());
-        assert!(e.set(0, 5, 0, back.slot(1, 7, 2).unwrap().clone()).is_err());
+        // a grand-sized slot labelled suit, and a hand size without slots
+        assert!(Estimator::from_bytes(&one_slot_file(0, 7, 2, &slot)).is_err());
+        assert!(Estimator::from_bytes(&one_slot_file(1, 3, 2, &slot)).is_err());
+        assert!(Estimator::default().is_empty());
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! sample depends only on the seed.
 
 use super::bench::start_position;
-use super::bounds;
+use super::bounds::static_bounds;
 use super::estimator::{class_of, features, MAX_ACTIVE};
 use super::layout::Layout;
 use super::{Solver, SolverOptions};
@@ -28,20 +28,6 @@ pub struct Sample {
     /// Static bounds on it: trivial, unbeatable trumps and quick tricks.
     pub lo: i32,
     pub hi: i32,
-}
-
-/// The static bounds of a start-of-trick position (internal hands), as the search has them
-/// before its table: `0..points in play`, the unbeatable trumps, the leader's quick tricks.
-pub fn static_bounds(lay: &Layout, hands: &[u32; 3], decl: usize, leader: usize) -> (i32, i32) {
-    let in_play = lay.points_of(hands[0] | hands[1] | hands[2]);
-    let (dl, fl) = bounds::trump_lower(lay, hands, decl);
-    let (mut lo, mut hi) = (dl.max(0), in_play - fl);
-    if leader == decl {
-        lo = lo.max(bounds::declarer_lower(lay, hands, decl));
-    } else {
-        hi = hi.min(in_play - bounds::defender_lower(lay, hands, decl, leader));
-    }
-    (lo, hi.max(lo))
 }
 
 /// `count` samples of class `class` (0 suit, 1 grand) with `k` cards per hand.

@@ -60,6 +60,7 @@ use std::time::Instant;
 
 use crate::cards::Card;
 use endgame::EgCache;
+use estimator::ProbCut;
 use layout::Layout;
 pub use position::Position;
 use search::Searcher;
@@ -204,6 +205,7 @@ pub struct Solver {
     options: SolverOptions,
     tt: Tt,
     eg: EgCache,
+    probcut: Option<ProbCut>,
 }
 
 impl Solver {
@@ -220,7 +222,12 @@ impl Solver {
         } else {
             EgCache::tiny()
         };
-        Solver { options, tt, eg }
+        Solver {
+            options,
+            tt,
+            eg,
+            probcut: ProbCut::new(options.pcut),
+        }
     }
 
     pub fn options(&self) -> &SolverOptions {
@@ -262,6 +269,7 @@ impl Solver {
             &trick,
             pos.leader() as usize,
             pos.declarer() as usize,
+            self.probcut,
         )
     }
 

@@ -26,7 +26,7 @@ mod window;
 
 use super::bounds;
 use super::endgame::{EgCache, EgKey};
-use super::estimator::{self, Estimator};
+use super::estimator::ProbCut;
 use super::layout::{m3, Layout};
 use super::order::representatives;
 use super::tables;
@@ -87,11 +87,9 @@ pub struct Searcher<'a> {
     similarity_min: u32,
     /// Lowest-winning-rank partition search (null with the option and the table).
     part: bool,
-    /// ProbCut: the estimators (`None`: exact search), the interval half-width in standard
-    /// deviations, and the cards per hand at the root's trick (only trick starts below it
-    /// are cut).
-    est: Option<&'static Estimator>,
-    pcut_z: f32,
+    /// ProbCut (`None`: exact search) and the cards per hand at the root's trick (only trick
+    /// starts below it are cut).
+    probcut: Option<ProbCut>,
     root_k: u32,
     /// With `part`: the relevant cards of the subtree just searched (cards that won a trick
     /// by rank, and the lowest card of each collapsed group of equivalent cards); only each
@@ -111,20 +109,13 @@ impl<'a> Searcher<'a> {
         trick: &[u8],
         leader: usize,
         decl: usize,
+        probcut: Option<ProbCut>,
     ) -> Searcher<'a> {
         let mut t = [0u8; 3];
         t[..trick.len()].copy_from_slice(trick);
-        let est = Some(estimator::builtin())
-            .filter(|e| opt.pcut > 0 && !lay.game_type.is_null() && !e.is_empty());
-        let root_k = (hands[0].count_ones()
-            + hands[1].count_ones()
-            + hands[2].count_ones()
-            + trick.len() as u32)
-            / 3;
-        Searcher {
-            est,
-            pcut_z: estimator::probcut_z(opt.pcut as f64 / 1000.0) as f32,
-            root_k,
+        let mut s = Searcher {
+            probcut: probcut.filter(|_| !lay.game_type.is_null()),
+            root_k: 0,
             lay,
             opt,
             tt,
@@ -164,7 +155,9 @@ impl<'a> Searcher<'a> {
             part: partitioned(opt, lay.game_type),
             rel: 0,
             nodes: 0,
-        }
+        };
+        s.root_k = s.k_start();
+        s
     }
 
     #[inline]
@@ -428,10 +421,11 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
-        if let Some(est) = self.est {
-            // not inside the endgame cache's exact solutions
+        if let Some(pc) = self.probcut {
+            // not at the root's trick, nor inside the endgame cache's exact solutions
             if k < self.root_k && k > self.eg_k {
-                if let Some(v) = self.probcut(est, alpha, beta, lo, hi) {
+                let (h, d, l) = (&self.hands, self.decl, self.leader);
+                if let Some(v) = pc.cut(self.lay, h, d, l, alpha, beta, lo, hi) {
                     return v;
                 }
             }
@@ -457,7 +451,7 @@ impl<'a> Searcher<'a> {
         }
         // below ProbCut cuts the children's values are estimates that may contradict this
         // node's exact bounds: keep them inside (a no-op for the exact search)
-        let best = if self.est.is_some() {
+        let best = if self.probcut.is_some() {
             best.clamp(lo, hi)
         } else {
             best
@@ -468,23 +462,6 @@ impl<'a> Searcher<'a> {
             self.tt.store(&kk, nlo, nhi, mv, k as u8);
         }
         fail_soft(nlo, nhi, best, a)
-    }
-
-    /// The ProbCut test at a trick start whose value lies in `[lo, hi]`: `alpha` (fail low)
-    /// or `beta` (fail high) when the estimate's interval lies entirely on that side of the
-    /// window, `None` (search the node) otherwise or without a model for the slot.
-    #[inline(never)]
-    fn probcut(&self, est: &Estimator, alpha: i32, beta: i32, lo: i32, hi: i32) -> Option<i32> {
-        let (e, sigma) = est.estimate(self.lay, &self.hands, self.decl, self.leader)?;
-        let e = e.clamp(lo as f32, hi as f32);
-        let half = self.pcut_z * sigma;
-        if e - half >= beta as f32 {
-            Some(beta)
-        } else if e + half <= alpha as f32 {
-            Some(alpha)
-        } else {
-            None
-        }
     }
 
     /// The unbeatable-trump static bounds `(lo, hi)` of the current start-of-trick position
