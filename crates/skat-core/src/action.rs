@@ -35,6 +35,10 @@ pub enum Action {
     Leave(u8),
     /// A card that the record hides (`"??"`); card play cannot go on after it.
     Hidden,
+    /// A defender doubles the game (`"KO"`; only with the Kontra variant, `crate::variants`).
+    Kontra,
+    /// The declarer answers a Kontra and doubles again (`"RK"`).
+    Re,
 }
 
 impl Action {
@@ -48,6 +52,8 @@ impl Action {
             "SC" => return Ok(Action::Claim),
             "RE" => return Ok(Action::Resign),
             "??" => return Ok(Action::Hidden),
+            "KO" => return Ok(Action::Kontra),
+            "RK" => return Ok(Action::Re),
             _ => {}
         }
         if let Ok(v) = t.parse::<u16>() {
@@ -130,6 +136,8 @@ impl fmt::Display for Action {
             Action::TimeOut(s) => write!(f, "TI.{s}"),
             Action::Leave(s) => write!(f, "LE.{s}"),
             Action::Hidden => f.write_str("??"),
+            Action::Kontra => f.write_str("KO"),
+            Action::Re => f.write_str("RK"),
         }
     }
 }
@@ -143,7 +151,7 @@ mod tests {
         for t in [
             "18", "264", "y", "p", "s", "ST.H8", "D", "GH", "CHZ", "GO", "CO", "NOH", "NO", "NH",
             "N", "GHS", "D.ST.H8", "G.S8.C9", "NO.HA.HQ", "CJ", "D7", "SC", "RE", "TI.2", "LE.0",
-            "??",
+            "??", "KO", "RK",
         ] {
             let a = Action::parse(t).unwrap();
             assert_eq!(Action::parse(&a.to_string()).unwrap(), a, "{t}");

@@ -13,6 +13,7 @@ use crate::deal::Deal;
 use crate::error::SkatError;
 use crate::result::{EndReason, GameResult, IssResult, PlayOutcome};
 use crate::rules::{is_legal_bid, legal_cards, trick_winner, Contract, GameType, BIDS};
+use crate::variants::Variants;
 
 /// The phases of a deal, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -113,6 +114,12 @@ pub struct Game {
     hidden_play: bool,
     history: Vec<Move>,
     result: Option<GameResult>,
+    /// The table variants (none: the International Skat Order).
+    variants: Variants,
+    /// Kontra and Re said so far (0, 1 or 2).
+    kontra: u8,
+    /// After a Kontra, until the declarer plays her next card: she may say Re.
+    re_open: bool,
     /// Header fields of the ISS record this game was read from (ID, players, ...), written
     /// back by `to_iss`.
     pub header: Vec<(String, String)>,
@@ -122,6 +129,11 @@ pub struct Game {
 
 impl Game {
     pub fn new(deal: Deal) -> Game {
+        Game::with_variants(deal, Variants::NONE)
+    }
+
+    /// A deal played with table variants (Kontra and Re, Bock: [`crate::variants`]).
+    pub fn with_variants(deal: Deal, variants: Variants) -> Game {
         Game {
             deal,
             phase: Phase::Bidding,
@@ -148,6 +160,9 @@ impl Game {
             hidden_play: false,
             history: Vec::with_capacity(48),
             result: None,
+            variants,
+            kontra: 0,
+            re_open: false,
             header: Vec::new(),
             recorded_result: None,
         }
@@ -169,6 +184,13 @@ impl Game {
     }
     pub fn result(&self) -> Option<&GameResult> {
         self.result.as_ref()
+    }
+    pub fn variants(&self) -> Variants {
+        self.variants
+    }
+    /// Kontra and Re said so far: 0 none, 1 Kontra, 2 Kontra and Re.
+    pub fn kontra(&self) -> u8 {
+        self.kontra
     }
     /// The highest bid so far (0 before the first bid).
     pub fn bid(&self) -> u16 {
@@ -291,6 +313,12 @@ impl Game {
                         .iter()
                         .map(Action::Play),
                 );
+                if self.may_kontra(seat as u8) {
+                    v.push(Action::Kontra);
+                }
+                if self.may_re(seat as u8) {
+                    v.push(Action::Re);
+                }
             }
             Phase::Over => {}
         }
@@ -307,6 +335,21 @@ impl Game {
             self.hands[seat],
             self.trick.first().copied(),
         )
+    }
+
+    /// Kontra: the variant is on, nobody has said it, `seat` is a defender in the first trick
+    /// who has not played yet (the caller checks that it is her turn in card play).
+    fn may_kontra(&self, seat: u8) -> bool {
+        self.variants.kontra
+            && self.kontra == 0
+            && self.declarer != Some(seat)
+            && self.tricks.is_empty()
+            && self.hands[seat as usize].len() == 10
+    }
+
+    /// Re: after a Kontra, the declarer before her next card.
+    fn may_re(&self, seat: u8) -> bool {
+        self.kontra == 1 && self.re_open && self.declarer == Some(seat)
     }
 
     /// Contracts the declarer may name now. Null below the bid is not declarable (`docs/rules.md`).
@@ -344,6 +387,12 @@ impl Game {
                 !k.hand && self.declarable(false).contains(k)
             }
             (Phase::Playing, Action::Play(c)) => self.legal_cards().contains(*c),
+            (Phase::Playing, Action::Kontra) => {
+                !self.hidden_play && self.to_move.is_some_and(|s| self.may_kontra(s))
+            }
+            (Phase::Playing, Action::Re) => {
+                !self.hidden_play && self.to_move.is_some_and(|s| self.may_re(s))
+            }
             _ => false,
         }
     }
@@ -416,6 +465,14 @@ impl Game {
             Action::Discard(d) => self.do_discard(d),
             Action::Declare(k, None) => self.do_declare(k),
             Action::Play(c) => self.do_play(c),
+            Action::Kontra => {
+                self.kontra = 1;
+                self.re_open = true;
+            }
+            Action::Re => {
+                self.kontra = 2;
+                self.re_open = false;
+            }
             _ => unreachable!("special actions are handled above"),
         }
         Ok(())
@@ -495,6 +552,9 @@ impl Game {
 
     fn do_play(&mut self, c: Card) {
         let seat = self.to_move.unwrap();
+        if Some(seat) == self.declarer {
+            self.re_open = false;
+        }
         self.hands[seat as usize] = self.hands[seat as usize].without(c);
         self.trick.push(c);
         if self.trick.len() < 3 {
@@ -661,7 +721,8 @@ impl Game {
             forced_win,
         };
         let twelve = self.deal.hands[d as usize] | self.deal.skat;
-        let r = GameResult::value_game(d, k, self.bid, twelve, outcome, reason);
+        let r = GameResult::value_game(d, k, self.bid, twelve, outcome, reason)
+            .with_doubling(self.kontra, self.variants.bock);
         self.finish(r);
     }
 
@@ -748,6 +809,8 @@ impl Game {
                 Vec::new()
             },
             result: self.result,
+            variants: self.variants,
+            kontra: self.kontra,
         }
     }
 }
@@ -779,6 +842,10 @@ pub struct View {
     pub history: Vec<Move>,
     pub legal: Vec<Action>,
     pub result: Option<GameResult>,
+    /// The table variants.
+    pub variants: Variants,
+    /// Kontra and Re said so far (0, 1 or 2).
+    pub kontra: u8,
 }
 
 impl View {

@@ -27,6 +27,7 @@ pub mod rules;
 pub mod sampling;
 pub mod simulate;
 pub mod solver;
+pub mod variants;
 
 pub use action::Action;
 pub use cards::{Card, Cards, Rank, Suit};
@@ -37,3 +38,4 @@ pub use record::Record;
 pub use result::{EndReason, GameResult, IssResult};
 pub use rng::Rng;
 pub use rules::{Contract, GameType};
+pub use variants::Variants;

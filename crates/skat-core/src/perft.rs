@@ -31,10 +31,15 @@ struct Node {
     hands: [u32; 3],
 }
 
-/// Counts play sequences on bit sets (fast). `game` must be in card play.
+/// Counts play sequences on bit sets (fast). `game` must be in card play. While Kontra or Re
+/// may still be said (the variant is on and the first two tricks are not complete) the
+/// announcements are sequences of their own and the slow count is used.
 pub fn perft_fast(game: &Game) -> u64 {
     if game.phase() != Phase::Playing {
         return u64::from(game.is_over());
+    }
+    if game.variants().kontra && game.tricks().len() < 2 {
+        return perft_slow(game);
     }
     let k = game.contract().expect("card play has a contract");
     let hands = game.hands();

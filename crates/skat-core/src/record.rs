@@ -14,6 +14,7 @@ use crate::deal::Deal;
 use crate::error::SkatError;
 use crate::game::{Actor, Game};
 use crate::result::{EndReason, IssResult};
+use crate::variants::Variants;
 
 /// The text of one record, split into its fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,7 +146,12 @@ impl Record {
             ));
         }
         let deal = Deal::parse_iss(tok).map_err(|e| err(1, format!("bad deal {tok:?}: {e}")))?;
-        let mut game = Game::new(deal);
+        let variants = match self.get("VA") {
+            Some(text) => Variants::parse(text)
+                .map_err(|e| err(0, format!("bad variants VA[{text}]: {e}")))?,
+            None => Variants::NONE,
+        };
+        let mut game = Game::with_variants(deal, variants);
         game.header = self
             .fields
             .iter()
@@ -227,6 +233,10 @@ pub fn write(game: &Game) -> String {
     let mut out = String::from("(;GM[Skat]");
     if game.header.is_empty() {
         out.push_str("PC[skat]P0[0]P1[1]P2[2]");
+    }
+    let variants = game.variants();
+    if !variants.is_none() && !game.header.iter().any(|(k, _)| k == "VA") {
+        out.push_str(&format!("VA[{variants}]"));
     }
     for (k, v) in &game.header {
         if k == "GM" {

@@ -64,6 +64,10 @@ pub struct GameResult {
     pub end: EndReason,
     /// The seat penalised for leaving or timing out before the declaration.
     pub penalty: Option<u8>,
+    /// Kontra and Re said: 0 none, 1 Kontra, 2 Kontra and Re (`crate::variants`).
+    pub kontra: u8,
+    /// A Bock game (value doubled).
+    pub bock: bool,
 }
 
 /// What play produced, the input to [`GameResult::value_game`].
@@ -98,6 +102,8 @@ impl GameResult {
             scores: [0; 3],
             end: EndReason::Passed,
             penalty: None,
+            kontra: 0,
+            bock: false,
         }
     }
 
@@ -180,6 +186,36 @@ impl GameResult {
             scores,
             end,
             penalty: None,
+            kontra: 0,
+            bock: false,
+        }
+    }
+
+    /// The same result with Kontra/Re (`level`: 0, 1 or 2) and Bock applied: the value is
+    /// doubled per level and once more in a Bock game; the Seeger-Fabian 50 and 40 are not.
+    pub fn with_doubling(self, level: u8, bock: bool) -> GameResult {
+        let Some(d) = self.declarer else {
+            return self;
+        };
+        let mult = (1 << level) * if bock { 2 } else { 1 };
+        let value = self.value * mult;
+        let mut scores = [0i32; 3];
+        if self.won {
+            scores[d as usize] = value + 50;
+        } else {
+            scores[d as usize] = value - 50;
+            for s in 0..3u8 {
+                if s != d {
+                    scores[s as usize] = 40;
+                }
+            }
+        }
+        GameResult {
+            value,
+            scores,
+            kontra: level,
+            bock,
+            ..self
         }
     }
 
@@ -205,8 +241,15 @@ impl GameResult {
             None => (-1, "penalty"),
             Some(d) => (d as i32, if self.won { "win" } else { "loss" }),
         };
+        let mut doubling = String::new();
+        if self.kontra > 0 {
+            doubling.push_str(&format!(" ko:{}", self.kontra));
+        }
+        if self.bock {
+            doubling.push_str(" bo:1");
+        }
         format!(
-            "d:{d} {outcome} v:{} m:{} {} p:{} t:{} s:{} z:{} p0:{} p1:{} p2:{} l:{left} to:{to} r:{resigned}",
+            "d:{d} {outcome} v:{} m:{} {} p:{} t:{} s:{} z:{} p0:{} p1:{} p2:{} l:{left} to:{to} r:{resigned}{doubling}",
             self.value,
             self.matadors,
             if self.overbid { "overbid" } else { "bidok" },
@@ -243,6 +286,9 @@ pub struct IssResult {
     pub schneider: bool,
     pub schwarz: bool,
     pub penalties: [i32; 3],
+    /// Kontra/Re level (`ko:`) and Bock (`bo:`), 0 when absent.
+    pub kontra: i32,
+    pub bock: bool,
     /// Every `key:value` pair as written.
     pub fields: Vec<(String, String)>,
     /// The text as recorded.
@@ -264,6 +310,8 @@ impl IssResult {
             schneider: false,
             schwarz: false,
             penalties: [0; 3],
+            kontra: 0,
+            bock: false,
             fields: Vec::new(),
             text: t.to_string(),
         };
@@ -294,6 +342,8 @@ impl IssResult {
                         "t" => r.tricks = num(v)?.max(0) as u32,
                         "s" => r.schneider = num(v)? != 0,
                         "z" => r.schwarz = num(v)? != 0,
+                        "ko" => r.kontra = num(v)?,
+                        "bo" => r.bock = num(v)? != 0,
                         "p0" | "p1" | "p2" => {
                             let i = (k.as_bytes()[1] - b'0') as usize;
                             r.penalties[i] = num(v)?;
@@ -371,6 +421,8 @@ impl IssResult {
             g.schneider.to_string(),
         );
         cmp("schwarz", self.schwarz.to_string(), g.schwarz.to_string());
+        cmp("kontra", self.kontra.to_string(), g.kontra.to_string());
+        cmp("bock", self.bock.to_string(), g.bock.to_string());
         diffs
     }
 }

@@ -4,7 +4,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use skat_core::game::{Actor, Move};
-use skat_core::{record, Action, Contract, Deal, Game, GameResult, Phase, Record, View};
+use skat_core::{record, Action, Contract, Deal, Game, GameResult, Phase, Record, Variants, View};
 
 use crate::cards::{hands_tuple, CardArg, CardsArg, PyCard, PyCards, PyGameType};
 use crate::error::IntoPyResult;
@@ -150,7 +150,8 @@ impl PyAction {
         Self::new(token)
     }
 
-    /// One of `bid hold pass pickup discard declare play claim resign timeout leave hidden`.
+    /// One of `bid hold pass pickup discard declare play claim resign timeout leave hidden
+    /// kontra re`.
     #[getter]
     fn kind(&self) -> &'static str {
         match self.0 {
@@ -166,6 +167,8 @@ impl PyAction {
             Action::TimeOut(_) => "timeout",
             Action::Leave(_) => "leave",
             Action::Hidden => "hidden",
+            Action::Kontra => "kontra",
+            Action::Re => "re",
         }
     }
 
@@ -393,6 +396,21 @@ impl PyGameResult {
     fn passed(&self) -> bool {
         self.0.end == skat_core::EndReason::Passed
     }
+    /// Kontra and Re said: 0 none, 1 Kontra, 2 Kontra and Re (the value is doubled per level).
+    #[getter]
+    fn kontra(&self) -> u8 {
+        self.0.kontra
+    }
+    /// A Bock game (the value is doubled).
+    #[getter]
+    fn bock(&self) -> bool {
+        self.0.bock
+    }
+    /// The Bock events of this deal (`"60:60"`, `"re"`, `"value"`): each adds a round of three
+    /// Bock games to a list played with the Bock variant.
+    fn bock_events(&self) -> Vec<&'static str> {
+        skat_core::variants::bock_events(&self.0)
+    }
 
     /// The ISS `R[...]` text.
     fn to_iss(&self) -> String {
@@ -417,6 +435,8 @@ impl PyGameResult {
         d.set_item("scores", r.scores.to_vec())?;
         d.set_item("end", r.end.name())?;
         d.set_item("penalty", r.penalty)?;
+        d.set_item("kontra", r.kontra)?;
+        d.set_item("bock", r.bock)?;
         Ok(d)
     }
 
@@ -558,6 +578,16 @@ impl PyView {
     fn result(&self) -> Option<PyGameResult> {
         self.0.result.map(PyGameResult)
     }
+    /// The table variants in record form (`"kontra bock"`; empty: the International Skat Order).
+    #[getter]
+    fn variants(&self) -> String {
+        self.0.variants.to_string()
+    }
+    /// Kontra and Re said so far (0, 1 or 2).
+    #[getter]
+    fn kontra(&self) -> u8 {
+        self.0.kontra
+    }
     /// The actions this seat may take now (empty when it is not this seat's turn).
     fn legal_actions(&self) -> Vec<PyAction> {
         actions(self.0.legal.clone())
@@ -581,9 +611,13 @@ pub struct PyGame(pub Game);
 
 #[pymethods]
 impl PyGame {
+    /// `variants`: the table variants as in a record's `VA[...]` field, e.g. `"kontra"` or
+    /// `"kontra bock"` (default: none, the International Skat Order).
     #[new]
-    fn new(deal: PyDeal) -> Self {
-        PyGame(Game::new(deal.0))
+    #[pyo3(signature = (deal, variants = ""))]
+    fn new(deal: PyDeal, variants: &str) -> PyResult<Self> {
+        let v = Variants::parse(variants).py_err()?;
+        Ok(PyGame(Game::with_variants(deal.0, v)))
     }
 
     /// Replays an ISS record line through the rules (raises RecordError on any illegal move).
@@ -615,6 +649,16 @@ impl PyGame {
     #[getter]
     fn is_over(&self) -> bool {
         self.0.is_over()
+    }
+    /// The table variants in record form (`"kontra bock"`; empty: none).
+    #[getter]
+    fn variants(&self) -> String {
+        self.0.variants().to_string()
+    }
+    /// Kontra and Re said so far (0, 1 or 2).
+    #[getter]
+    fn kontra(&self) -> u8 {
+        self.0.kontra()
     }
     #[getter]
     fn result(&self) -> Option<PyGameResult> {
