@@ -212,15 +212,16 @@ def matadors(gt: str, twelve_cards: list[str]) -> int:
     return run if holds_top else -run
 
 
-def seeger_fabian(won: bool, value: int) -> tuple[int, int, int]:
+def seeger_fabian(won: bool, value: int, doubling: int = 1) -> tuple[int, int, int]:
     """Return tournament scores (declarer, defender, defender) for an unsigned value.
 
     Win: value + 50 for the declarer. Loss: -2 * value - 50 for the declarer
-    and +40 for each defender.
+    and +40 for each defender. ``doubling`` (Kontra, Re, Bock) multiplies the
+    value, never the 50 and 40.
     """
     if won:
-        return (value + 50, 0, 0)
-    return (-2 * value - 50, 40, 40)
+        return (value * doubling + 50, 0, 0)
+    return (-2 * value * doubling - 50, 40, 40)
 
 
 def game_value(
@@ -235,6 +236,7 @@ def game_value(
     declarer_tricks: int,
     defender_tricks: int,
     stopped_early: bool = False,
+    doubling: int = 1,
 ) -> dict[str, Any]:
     """Score a finished game.
 
@@ -260,6 +262,9 @@ def game_value(
     ``stopped_early`` means play stopped because the result was certain; then
     schneider and schwarz reached are neither reported nor counted (announced
     levels still count).
+
+    ``doubling`` (2 for Kontra, 4 with Re, twice that in a Bock game) multiplies
+    the value, won or lost.
     """
     check_game_type(gt)
     if len(twelve_cards) != 12 or len(set(twelve_cards)) != 12:
@@ -274,12 +279,12 @@ def game_value(
         won = declarer_tricks == 0
         return {
             "won": won,
-            "value": value if won else -2 * value,
+            "value": (value if won else -2 * value) * doubling,
             "matadors": 0,
             "schneider": False,
             "schwarz": False,
             "overbid": False,
-            "scores": seeger_fabian(won, value),
+            "scores": seeger_fabian(won, value, doubling),
         }
 
     if ouvert:
@@ -325,12 +330,12 @@ def game_value(
 
     return {
         "won": won,
-        "value": value if won else -2 * value,
+        "value": (value if won else -2 * value) * doubling,
         "matadors": mats,
         "schneider": schneider,
         "schwarz": schwarz,
         "overbid": overbid,
-        "scores": seeger_fabian(won, value),
+        "scores": seeger_fabian(won, value, doubling),
     }
 
 
@@ -417,9 +422,14 @@ class RefGame:
     declare a hand game), ``"discard"``, ``"declare"``, ``"play"`` and
     ``"over"``. ``to_move`` is the seat whose token is expected (None when the
     game is over); ``apply`` raises ``ValueError`` for any illegal token.
+
+    With ``kontra`` (rules.md, variants): in card play a defender who still
+    holds all ten cards may say ``KO`` at her turn, once per game; after it the
+    declarer may say ``RK`` at her turns until she plays a card. Neither passes
+    the turn. Each doubles the value; ``bock`` doubles it once more.
     """
 
-    def __init__(self, deal: list[str]) -> None:
+    def __init__(self, deal: list[str], kontra: bool = False, bock: bool = False) -> None:
         """Start a deal from 32 cards in ISS order: 10 + 10 + 10 + skat 2."""
         if len(deal) != 32 or sorted(deal) != sorted(ALL_CARDS):
             raise ValueError("a deal is the 32 distinct cards")
@@ -452,6 +462,12 @@ class RefGame:
         self.declarer_tricks: int = 0
         self.defender_tricks: int = 0
         self.stopped_early: bool = False
+        # Variants.
+        self.kontra_allowed: bool = kontra
+        self.bock: bool = bock
+        self.kontra_said: bool = False
+        self.re_said: bool = False
+        self.declarer_cards_since_kontra: int = 0
 
     # -- queries ------------------------------------------------------------
 
@@ -494,7 +510,22 @@ class RefGame:
         if self.phase == "play":
             seat = self.to_move
             assert seat is not None and self.game_type is not None
-            return sort_cards(legal_plays(self.game_type, self.hands[seat], self.trick))
+            tokens = sort_cards(legal_plays(self.game_type, self.hands[seat], self.trick))
+            if (
+                self.kontra_allowed
+                and not self.kontra_said
+                and seat != self.declarer
+                and len(self.hands[seat]) == 10
+            ):
+                tokens.append("KO")
+            if (
+                self.kontra_said
+                and not self.re_said
+                and seat == self.declarer
+                and self.declarer_cards_since_kontra == 0
+            ):
+                tokens.append("RK")
+            return tokens
         return []
 
     @property
@@ -524,6 +555,7 @@ class RefGame:
             self.declarer_tricks,
             self.defender_tricks,
             self.stopped_early,
+            (2 if self.kontra_said else 1) * (2 if self.re_said else 1) * (2 if self.bock else 1),
         )
         res["passed"] = False
         res["declarer"] = self.declarer
@@ -674,10 +706,18 @@ class RefGame:
         self.phase = "play"
 
     def _apply_card(self, token: str) -> None:
-        """Play a card; close the trick and end the game when due."""
+        """Play a card (or say Kontra or Re); close the trick and end the game when due."""
         self._require_legal(token)
         seat = self.to_move
         assert seat is not None and self.game_type is not None and self.declarer is not None
+        if token == "KO":
+            self.kontra_said = True
+            return
+        if token == "RK":
+            self.re_said = True
+            return
+        if seat == self.declarer and self.kontra_said:
+            self.declarer_cards_since_kontra += 1
         self.hands[seat].remove(token)
         self.trick.append(token)
         if len(self.trick) < 3:

@@ -3,6 +3,7 @@ independently from rules.md: legal actions at every step, results, and perft cou
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -104,3 +105,74 @@ def test_perft_known_small_positions() -> None:
             k.apply(b)
             first += len(k.legal_actions())
     assert first == lead_clubs + lead_spades
+
+
+@pytest.mark.parametrize("variants", ["kontra", "kontra bock", "bock"])
+def test_variants_agree_with_the_reference(variants: str) -> None:
+    """Kontra, Re and Bock: the same legal actions at every step and the same doubled
+    results; announcements are taken often, so that every window is exercised."""
+    rng = random.Random(len(variants))
+    kontra, bock = "kontra" in variants, "bock" in variants
+    levels = set()
+    for seed in range(200):
+        deal = skat.Deal.random(20_000 + seed)
+        core = skat.Game(deal, variants=variants)
+        slow = ref.RefGame(deal.to_iss().split("."), kontra=kontra, bock=bock)
+        while not core.is_over:
+            assert core.to_move == slow.to_move
+            legal = core.legal_actions()
+            assert set(legal) == {skat.Action(t) for t in slow.legal_tokens()}, core.to_iss()
+            doubles = [a for a in legal if a.kind in ("kontra", "re")]
+            take = doubles and rng.random() < 0.5
+            a = doubles[0] if take else sensible_random_action(core, rng)
+            core.apply(a)
+            slow.apply(str(a))
+        assert slow.is_over
+        assert core.result is not None and slow.result is not None
+        compare_results(core.result, slow.result)
+        assert core.result.bock == (bock and not core.result.passed)
+        levels.add(core.result.kontra)
+        again = skat.Game.from_iss(core.to_iss())
+        assert again.result == core.result and again.variants == core.variants
+    assert levels == ({0, 1, 2} if kontra else {0})
+
+
+def _first_trick_sequences(game: skat.Game) -> int:
+    """Action sequences (cards, Kontra, Re) until the first trick is complete."""
+    if game.is_over or len(game.tricks) == 1:
+        return 1
+    total = 0
+    for a in game.legal_actions():
+        child = game.copy()
+        child.apply(a)
+        total += _first_trick_sequences(child)
+    return total
+
+
+def _ref_first_trick_sequences(game: ref.RefGame) -> int:
+    if game.is_over or game.tricks_played == 1:
+        return 1
+    total = 0
+    for token in game.legal_tokens():
+        child = copy.deepcopy(game)
+        child.apply(token)
+        total += _ref_first_trick_sequences(child)
+    return total
+
+
+def test_first_trick_counts_with_kontra() -> None:
+    """Perft-like counts of the first trick with Kontra and Re, core against reference,
+    for each seat as declarer."""
+    for seed, auction in ((1, ["p", "p", "18"]), (2, ["18", "p", "p"]), (3, ["p", "18", "p"])):
+        deal = skat.Deal.random(seed)
+        core = skat.Game(deal, variants="kontra")
+        slow = ref.RefGame(deal.to_iss().split("."), kontra=True)
+        for t in [*auction, "GH"]:
+            core.apply(t)
+            slow.apply(t)
+        with_kontra = _first_trick_sequences(core)
+        assert with_kontra == _ref_first_trick_sequences(slow)
+        plain = skat.Game(deal)
+        for t in [*auction, "GH"]:
+            plain.apply(t)
+        assert with_kontra > _first_trick_sequences(plain)

@@ -73,6 +73,7 @@ def play(
     on_action: Callable[[Game, int, Action], None] | None = None,
     prefix: Sequence[Action | str] = (),
     until: Phase | None = None,
+    variants: str = "",
 ) -> Game:
     """Plays one deal to the end and returns the finished game.
 
@@ -84,10 +85,13 @@ def play(
 
     ``until``: stop as soon as the game reaches this phase (for example ``Phase.PLAY``, after
     the declaration) and return the unfinished game; the game also stops when it is over.
+
+    ``variants``: the table variants of this game (``"kontra"``, ``"bock"``, both; default
+    none), as ``Game(deal, variants=...)`` takes them.
     """
     if len(players) != 3:
         raise ValueError("a game needs three players")
-    game = Game(deal)
+    game = Game(deal, variants=variants)
     start(players, game, seed)
     for token in prefix:
         seat = game.to_move

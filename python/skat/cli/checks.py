@@ -188,6 +188,23 @@ def out_file(text: str) -> str:
     return text
 
 
+def variants(text: str) -> str:
+    """An argparse type: table variants (``kontra``, ``bock``, comma or space separated), in
+    their canonical form."""
+    from skat.variants import VariantsError, check_variants
+
+    try:
+        return check_variants(text)
+    except VariantsError as e:
+        raise argparse.ArgumentTypeError(f"expected kontra and/or bock, got {text!r}") from e
+
+
+VARIANTS_HELP = (
+    "table variants, comma-separated: kontra (Kontra and Re), bock (Bock rounds after 60:60,"
+    " Re or a game worth 100); default: none, the International Skat Order"
+)
+
+
 def split_specs(text: str) -> list[str]:
     """The player specs of a comma-separated option value (empty parts dropped; a
     ``key=value`` part is an option of the spec before it)."""

@@ -70,7 +70,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
             console.print(f"  trick {len(game.tricks):>2}: {shown}  -> seat {winner} ({pts})")
 
     try:
-        game = play(players, deal, seed=seed, on_action=on_action)
+        game = play(players, deal, seed=seed, on_action=on_action, variants=args.variants)
     except PlayerFailure as e:
         console.print(f"[red]{escape(str(e))}[/red]")
         return 1
@@ -88,7 +88,11 @@ def _play_interactive(args: argparse.Namespace, console: Console) -> int:
     specs = checks.split_specs(args.opponents) or [defaults.DEFAULT_OPPONENT]
     seed = checks.draw_seed(args.seed, console)
     session = Session(
-        seat=SEATS[args.seat.strip().lower()], opponents=specs, seed=seed, games=args.games
+        seat=SEATS[args.seat.strip().lower()],
+        opponents=specs,
+        seed=seed,
+        games=args.games,
+        variants=args.variants,
     )
     return terminal.run(session, console, records=args.records)
 
@@ -160,6 +164,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         type=checks.out_file,
         help="write the list's ISS records at the end",
     )
+    pl.add_argument("--variants", type=checks.variants, default="", help=checks.VARIANTS_HELP)
     pl.add_argument("--watch", action="store_true", help="watch three AI players")
     pl.add_argument(
         "--players",

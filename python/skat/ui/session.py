@@ -54,6 +54,7 @@ from skat.ui.common import (
 )
 from skat.ui.hints import CardHint, Hint
 from skat.ui.sheet import ScoreSheet, SheetRow, score_sheet
+from skat.variants import VariantsError, check_variants, game_variants
 
 __all__ = ["CardHint", "GameChanged", "Hint", "ScoreSheet", "Session", "SheetRow"]
 
@@ -90,7 +91,8 @@ class Session(Advice):
     limit); ``hint_worlds``: worlds of the Monte Carlo search behind a card-play hint;
     ``hint_spec``: the player whose choice a hint shows outside card play (bidding, skat,
     declaration); ``undo``: whether the person may take back her last card (a practice list;
-    False for a rated one).
+    False for a rated one); ``variants``: the table variants of the list (``"kontra"``,
+    ``"bock"``, both: :mod:`skat.variants`).
 
     Thread-safe: every change happens under :attr:`lock` (a re-entrant lock that front ends
     also hold to read a consistent state); the AI's thinking, hints and analyses run outside it.
@@ -109,6 +111,7 @@ class Session(Advice):
         name: str = "You",
         undo: bool = True,
         people: dict[int, str] | None = None,
+        variants: str = "",
     ) -> None:
         if seat not in (0, 1, 2):
             raise UiError(f"seat must be 0, 1 or 2, not {seat}")
@@ -124,6 +127,11 @@ class Session(Advice):
         if len(specs) != len(ai_chairs):
             raise UiError("give one opponent spec for every AI player, or one for all")
         self.seed = seed
+        try:
+            self.variants = check_variants(variants)
+        except VariantsError as e:
+            raise UiError(str(e)) from e
+        """The list's table variants (canonical form; empty: the International Skat Order)."""
         self.undo_allowed = undo
         """Practice list: the person may take back her last card (off in rated lists)."""
         self.human_chair = seat
@@ -182,7 +190,8 @@ class Session(Advice):
     # ----- the game ----------------------------------------------------------------------
 
     def _start_game(self, index: int) -> Game:
-        game = Game(Deal.random(deal_seed(self.seed, index)))
+        deal = Deal.random(deal_seed(self.seed, index))
+        game = Game(deal, variants=game_variants(self.variants, self._finished[:index]))
         for seat in range(3):
             chair = (seat + index) % 3
             slot = self._slots.get(chair)
@@ -383,6 +392,7 @@ class Session(Advice):
                 games=cfg["games"],
                 ai_seconds=cfg.get("ai_seconds"),
                 undo=cfg.get("undo", True),
+                variants=cfg.get("variants", ""),
                 people={int(c): n for c, n in cfg.get("people", {}).items()} or None,
             )
             finished, index, moves = data["finished"], int(data["index"]), data["moves"]
@@ -429,7 +439,7 @@ class Session(Advice):
             if last is None:
                 raise InputError("you have not played a card in this game yet")
             history = self.game.history
-            game = Game(self.game.deal)
+            game = Game(self.game.deal, variants=self.game.variants)
             for actor, action in history[:last]:
                 game.apply(action, actor if isinstance(actor, int) else None)
             self.game = game  # an AI move still being computed for the old game is dropped
@@ -521,4 +531,5 @@ class Session(Advice):
             "opponents": [self._slots[c].spec for c in self._ai_order],
             "names": list(self.names),
             "undo": self.undo_allowed,
+            "variants": self.variants,
         }

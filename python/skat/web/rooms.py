@@ -33,9 +33,10 @@ from typing import Any
 from skat._core import SkatError
 from skat.ui.common import InputError, UiError
 from skat.ui.session import Session
+from skat.variants import check_variants
 from skat.web.state import SPECTATOR, session_state
 from skat.web.store import ListStore
-from skat.web.tables import ApiError, int_field, opponent_specs, run_ai_moves
+from skat.web.tables import ApiError, int_field, opponent_specs, run_ai_moves, variants_field
 
 NAME_MAX = 24
 MAX_ROOMS = 50
@@ -64,6 +65,7 @@ class Room:
     busy: bool = False
     lock: threading.RLock = field(default_factory=threading.RLock)
     last_seen: float = field(default_factory=time.monotonic)
+    variants: str = ""
 
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to open the room again after a restart (JSON-ready)."""
@@ -73,6 +75,7 @@ class Room:
                 "games": self.games,
                 "seed": self.seed,
                 "opponents": self.opponents,
+                "variants": self.variants,
                 "names": {str(c): n for c, n in self.names.items()},
                 "tokens": self.tokens,
                 "session": None if self.session is None else self.session.snapshot(),
@@ -89,6 +92,7 @@ class Room:
                 list(data["opponents"]),
                 {int(c): str(n) for c, n in data["names"].items()},
                 {str(t): int(c) for t, c in data["tokens"].items()},
+                variants=check_variants(str(data.get("variants", ""))),
             )
             saved = data["session"]
         except (KeyError, TypeError, ValueError) as e:
@@ -108,6 +112,7 @@ class Room:
             room = {
                 "room": self.id,
                 "games": self.games,
+                "variants": self.variants,
                 "seats": [
                     {"chair": c, "name": self.names.get(c), "person": c in self.names}
                     for c in range(3)
@@ -154,6 +159,7 @@ class Rooms:
         games = int_field(body, "games", 3, 1, 100)
         seed = int_field(body, "seed", None, 0, 2**63 - 1)
         specs = opponent_specs(body, self.opponents)
+        variants = variants_field(body)
         name = _name(body.get("name"), "Host")
         now = time.monotonic()
         with self.lock:
@@ -166,6 +172,7 @@ class Rooms:
                 games,
                 seed if seed is not None else secrets.randbelow(2**32),
                 specs,
+                variants=variants,
             )
             token = secrets.token_urlsafe(16)
             room.names[0] = name
@@ -243,6 +250,7 @@ class Rooms:
                     ai_seconds=self.ai_seconds,
                     undo=False,
                     people=dict(room.names),
+                    variants=room.variants,
                 )
             except SkatError as e:
                 raise ApiError(422, str(e)) from None

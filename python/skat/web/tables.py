@@ -31,6 +31,7 @@ from skat.ui.advice import HINT_WORLDS
 from skat.ui.analysis import GameAnalysis
 from skat.ui.common import DEFAULT_OPPONENT, InputError, UiError
 from skat.ui.session import GameChanged, Hint, Session
+from skat.variants import VariantsError, check_variants
 from skat.web.state import session_state
 from skat.web.store import ListStore
 
@@ -203,6 +204,7 @@ class Tables:
             raise ApiError(422, "rated: true or false")
         if seed is None:
             seed = secrets.randbelow(2**32)
+        variants = variants_field(body)
         specs = opponent_specs(body, self.opponents)
         self._expire()
         with self.lock:
@@ -217,6 +219,7 @@ class Tables:
                 ai_seconds=self.ai_seconds,
                 hint_worlds=self.hint_worlds if self.hint_worlds is not None else HINT_WORLDS,
                 undo=not rated,
+                variants=variants,
             )
         except SkatError as e:
             raise ApiError(422, str(e)) from None
@@ -409,6 +412,18 @@ class Tables:
 
 async def _wait(future: Future[T], seconds: float) -> T:
     return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), seconds)
+
+
+def variants_field(body: dict[str, Any]) -> str:
+    """The table variants a request body asks for (``"variants"``: ``"kontra"``, ``"bock"``,
+    both, or none), canonical."""
+    raw = body.get("variants", "")
+    if not isinstance(raw, str):
+        raise ApiError(422, "variants: a string of kontra and/or bock")
+    try:
+        return check_variants(raw)
+    except VariantsError as e:
+        raise ApiError(422, str(e)) from None
 
 
 def int_field(body: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> Any:
