@@ -56,6 +56,12 @@ def battery(tmp: Path) -> list[tuple[list[str], str]]:
         (["play", "--opponents", "pimc:wrlds=3"], "--opponents"),
         (["play", "--seat", "7"], "--seat"),
         (["play", "--games", "0"], "--games"),
+        (["play", "--variants", "ramsch"], "--variants"),
+        (["tournament", "rules", "random", "--variants", "bock"], "--variants"),
+        (
+            ["tournament", "rules", "random", "--mode", "clones", "--variants", "kontra"],
+            "--variants",
+        ),
         (["play", "--watch", "--players", "pimc:threads=0"], "--players"),
         (["play", "--watch", "--players", "rules,rules"], "--players"),
         (["replay", str(tmp)], "FILE"),

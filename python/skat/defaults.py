@@ -35,6 +35,15 @@ THREADS_ENV = "SKAT_THREADS"
 KERMIT_THRESHOLD = 0.6
 """Kermit bids while its win probability at the next bid is at least this (Kermit's B)."""
 
+KONTRA_THRESHOLD = 0.5
+"""A PIMC defender says Kontra (tables with that variant) when its side wins at least this
+share of the sampled worlds after its best card. Doubling pays for the defenders from 1/3 on
+(the declarer's expected score changes sign there); the margin covers PIMC's optimism and the
+declarer's Re."""
+
+RE_THRESHOLD = 0.8
+"""A PIMC declarer answers a Kontra with Re when she wins at least this share of the worlds."""
+
 INFERENCE_SIDES = "SD"
 """Where ``kermit`` draws its worlds by card inference: as declarer (S) and defender (D)."""
 

@@ -114,6 +114,8 @@ class _DealTask:
     prefix: tuple[str, ...] | None = None
     """Cardplay: the ISS tokens of the auction, skat and declaration."""
     declarer: int | None = None
+    variants: str = ""
+    """Table variants of every game (Kontra and Re)."""
 
 
 def _named_record(iss: str, task: _DealTask, seating: str) -> str:
@@ -142,7 +144,7 @@ def _play_deal(task: _DealTask) -> DealOutcome:
     for seating in seatings:
         players = [make_player(task.specs[0] if c == "A" else task.specs[1]) for c in seating]
         try:
-            game = play(players, deal, seed=task.play_seed, prefix=prefix)
+            game = play(players, deal, seed=task.play_seed, prefix=prefix, variants=task.variants)
         except PlayerFailure as e:
             label = task.labels[0] if seating[e.seat] == "A" else task.labels[1]
             err = GameError(task.index, seating, e.seat, label, str(e))
@@ -228,7 +230,12 @@ class _RecordWriter:
 
 
 def _choose_deals(
-    deals: int, seed: int, bidder: str, specs: tuple[str, str], labels: tuple[str, str]
+    deals: int,
+    seed: int,
+    bidder: str,
+    specs: tuple[str, str],
+    labels: tuple[str, str],
+    variants: str = "",
 ) -> tuple[list[_DealTask], list[DealOutcome], int]:
     """Cardplay: the first ``deals`` candidates with a declarer, bid by three bidders.
 
@@ -267,6 +274,7 @@ def _choose_deals(
                 seed=seed,
                 prefix=tuple(str(a) for _, a in game.history),
                 declarer=game.declarer,
+                variants=variants,
             )
         )
     return tasks, failed, j
@@ -283,6 +291,7 @@ def run(
     records: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     ray: str | None = None,
+    kontra: bool = False,
 ) -> TournamentResult:
     """Plays a duplicate tournament between the players with specs ``a`` and ``b``.
 
@@ -296,7 +305,8 @@ def run(
     - ``ray``: play the deals as Ray tasks instead (``auto``, ``local`` or a cluster
       address, see :mod:`skat.parallel`), at most ``workers`` at once;
     - ``records``: a file for every game as one ISS record line, in deal then seating order;
-    - ``progress(done, total)``: called when play starts and after every finished deal.
+    - ``progress(done, total)``: called when play starts and after every finished deal;
+    - ``kontra``: every game is played with Kontra and Re (not in clones mode).
 
     Unknown players or options raise :class:`skat.players.PlayerSpecError` before any game.
     A KeyboardInterrupt stops the run: the result then has ``complete=False`` and covers the
@@ -308,6 +318,8 @@ def run(
         raise ValueError("deals must be at least 1")
     if workers < 1:
         raise ValueError("workers must be at least 1")
+    if mode == "clones" and kontra:
+        raise ValueError("clones mode plays the International Skat Order only, without Kontra")
     if mode == "clones" and (workers != 1 or ray is not None):
         raise ValueError("clones mode plays its deals in order in one process: workers must be 1")
     for spec in (a, b, *([bidder] if mode == "cardplay" else [])):
@@ -333,7 +345,9 @@ def run(
             if mode == "clones":
                 tasks, failed = list[_DealTask](), list[DealOutcome]()
             elif mode == "cardplay":
-                tasks, failed, candidates = _choose_deals(deals, seed, bidder, specs, labels)
+                tasks, failed, candidates = _choose_deals(
+                    deals, seed, bidder, specs, labels, "kontra" if kontra else ""
+                )
                 passed_out = candidates - len(tasks) - len(failed)
             else:
                 tasks = [
@@ -345,6 +359,7 @@ def run(
                         specs=specs,
                         labels=labels,
                         seed=seed,
+                        variants="kontra" if kontra else "",
                     )
                     for j in range(deals)
                 ]
@@ -392,4 +407,5 @@ def run(
         passed_out=passed_out,
         seconds=time.perf_counter() - started,
         workers=workers,
+        variants="kontra" if kontra else "",
     )

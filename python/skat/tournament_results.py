@@ -279,6 +279,8 @@ class TournamentResult:
     seconds: float = 0.0
     """Wall-clock time of the run."""
     workers: int = 1
+    variants: str = ""
+    """Table variants of every game (``"kontra"``; empty: the International Skat Order)."""
 
     @property
     def deals_played(self) -> int:
@@ -304,6 +306,8 @@ class TournamentResult:
         }
         if self.bidder is not None:
             out["bidder"] = self.bidder
+        if self.variants:
+            out["variants"] = self.variants
         out["a"] = self.a
         out["b"] = self.b
         out["players"] = {

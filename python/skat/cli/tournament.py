@@ -28,6 +28,12 @@ def check_tournament(args: argparse.Namespace) -> None:
     checks.check_specs("B", [args.b], (1,))
     if args.mode == "cardplay":
         checks.check_specs("--bidder", [args.bidder], (1,))
+    if "bock" in args.variants.split():
+        raise checks.OptionError(
+            "--variants", "Bock rounds need a list played in order (skat play, skat serve)"
+        )
+    if args.variants and args.mode == "clones":
+        raise checks.OptionError("--variants", "clones mode plays without Kontra")
 
 
 def _fmt(value: float | None, spec: str = "+.1f") -> str:
@@ -56,6 +62,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
             records=args.records,
             progress=on_progress,
             ray=args.ray,
+            kontra="kontra" in args.variants.split(),
         )
     paired = result.paired_difference
     title = (
@@ -199,6 +206,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         metavar="SPEC",
         help="cardplay: the player spec that bids, discards and declares"
         f" (default: {defaults.TOURNAMENT_BIDDER})",
+    )
+    t.add_argument(
+        "--variants",
+        type=checks.variants,
+        default="",
+        help="kontra: every game with Kontra and Re (default: none, the International Skat"
+        " Order; Bock rounds need a list)",
     )
     t.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results as JSON")
     t.add_argument(

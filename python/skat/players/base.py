@@ -100,6 +100,8 @@ OPTION_RANGES: dict[str, tuple[float | None, float | None]] = {
     "threshold": (0.0, 1.0),
     "candidates": (1, CANDIDATES_MAX),
     "pcut": (0.0, 0.999),
+    "kontra": (0.0, 1.01),
+    "re": (0.0, 1.01),
 }
 
 

@@ -32,7 +32,9 @@ from skat.defaults import (
     INFERENCE_CANDIDATES,
     INFERENCE_SIDES,
     KERMIT_THRESHOLD,
+    KONTRA_THRESHOLD,
     PIMC_TT_MB,
+    RE_THRESHOLD,
     WORLDS,
 )
 from skat.inference import SIDES, make_inference
@@ -61,6 +63,8 @@ class KermitPlayer(PimcPlayer):
         candidates: int = INFERENCE_CANDIDATES,
         inference_tables: str | None = None,
         pcut: float = 0.0,
+        kontra: float = KONTRA_THRESHOLD,
+        re: float = RE_THRESHOLD,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
@@ -77,6 +81,8 @@ class KermitPlayer(PimcPlayer):
             tt_mb=tt_mb,
             seed=seed,
             pcut=pcut,
+            kontra=kontra,
+            re=re,
         )
         self.threshold = threshold
         self.model: BiddingModel = BiddingModel.load(model) if model else default_model()

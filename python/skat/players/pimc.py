@@ -21,7 +21,11 @@ Options (spec ``pimc:worlds=160,seed=3``):
 - ``seed``: added to the game seed so that different instances sample different worlds;
 - ``pcut``: ProbCut in the solver at this confidence (0.5 is the thesis's choice; default 0,
   the exact solver): about twice as many worlds per second, each value an estimate
-  (``skat bench solver --pcut``).
+  (``skat bench solver --pcut``);
+- ``kontra``, ``re``: at a table with Kontra and Re, the share of worlds its side must win
+  after its best card to say Kontra as a defender (default
+  :data:`skat.defaults.KONTRA_THRESHOLD`, 0.5) or Re as the declarer (default
+  :data:`skat.defaults.RE_THRESHOLD`, 0.8); above 1: never.
 
 >>> from skat.players import make_player
 >>> p = make_player("pimc:worlds=20,threads=1")
@@ -31,7 +35,7 @@ Options (spec ``pimc:worlds=160,seed=3``):
 from __future__ import annotations
 
 from skat._core import Action, Phase, Pimc, PimcDecision, View
-from skat.defaults import PIMC_TT_MB, WORLDS, default_threads
+from skat.defaults import KONTRA_THRESHOLD, PIMC_TT_MB, RE_THRESHOLD, WORLDS, default_threads
 from skat.players.base import check_option, register
 from skat.players.rules import RulesPlayer
 
@@ -51,12 +55,17 @@ class PimcPlayer:
         tt_mb: int = PIMC_TT_MB,
         seed: int = 0,
         pcut: float = 0.0,
+        kontra: float = KONTRA_THRESHOLD,
+        re: float = RE_THRESHOLD,
     ) -> None:
         for name, value in (("worlds", worlds), ("seconds", seconds), ("threads", threads)):
             check_option(name, value)
-        check_option("tt_mb", tt_mb)
-        check_option("seed", seed)
-        check_option("pcut", pcut)
+        for name, value in (("tt_mb", tt_mb), ("seed", seed), ("pcut", pcut)):
+            check_option(name, value)
+        check_option("kontra", kontra)
+        check_option("re", re)
+        self.kontra = kontra
+        self.re = re
         self.engine = Pimc(
             worlds=worlds,
             threads=threads if threads is not None else default_threads(),
@@ -69,9 +78,12 @@ class PimcPlayer:
         self.game_seed = 0
         self.rules = RulesPlayer()
         self.last_decision: PimcDecision | None = None
+        self._decided_at: tuple[int, int, int] | None = None
+        """(seat, cards played, Kontra level) of ``last_decision``."""
 
     def new_game(self, seat: int, seed: int) -> None:
         self.game_seed = seed
+        self._decided_at = None
         self.rules.new_game(seat, seed)
         self.last_decision = None
 
@@ -89,7 +101,17 @@ class PimcPlayer:
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        decision = self.decide(view)
+        last = self.last_decision
+        if last is not None and self._decided_at == (view.seat, len(view.played), view.kontra - 1):
+            decision = last  # the same position, just after this seat said Kontra or Re
+        else:
+            decision = self.decide(view)
         self.last_decision = decision
+        self._decided_at = (view.seat, len(view.played), view.kontra)
+        doubling = next((a for a in legal if a.kind in ("kontra", "re")), None)
+        if doubling is not None:
+            win = max(v.win for v in decision.values)
+            if win >= (self.kontra if doubling.kind == "kontra" else self.re):
+                return doubling
         best = decision.best
         return next(a for a in legal if a.card == best)

@@ -121,6 +121,18 @@ def _winner_index(trick: list[Card], game_type: GameType) -> int:
     return trick_winner(game_type, trick)
 
 
+def _strong_defence(hand: Cards, gt: GameType) -> bool:
+    """The ``rules`` player's Kontra (it never says Re): against a suit game two jacks among
+    at least four trumps; against grand two jacks and two aces; never against null."""
+    if gt == GameType.NULL:
+        return False
+    trumps = hand & gt.trumps()
+    jacks = sum(1 for c in hand if c.rank == Rank.JACK)
+    if gt == GameType.GRAND:
+        return jacks >= 2 and sum(1 for c in hand if c.rank == Rank.ACE) >= 2
+    return jacks >= 2 and len(trumps) >= 4
+
+
 @register("rules")
 class RulesPlayer:
     """A rule-based baseline in the spirit of XSkat (bidding by strength, card-play heuristics)."""
@@ -186,6 +198,9 @@ class RulesPlayer:
     def _play(self, view: View, legal: list[Action]) -> Action:
         contract = view.contract
         assert contract is not None and view.declarer is not None
+        kontra = next((a for a in legal if a.kind == "kontra"), None)
+        if kontra is not None and _strong_defence(view.hand, contract.game_type):
+            return kontra
         cards = [a.card for a in legal if a.card is not None]
         if len(cards) == 1:
             return legal[0]

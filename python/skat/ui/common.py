@@ -195,6 +195,8 @@ def action_text(action: Action, you: bool = False) -> str:
         return f"{verb('declare', you)} {contract_name(action.contract)}"
     if kind == "play" and action.card is not None:
         return f"{verb('play', you)} {card_text(action.card)}"
+    if kind in ("kontra", "re"):
+        return f"{verb('say', you)} {'Kontra' if kind == 'kontra' else 'Re'}"
     return str(action)
 
 
@@ -212,6 +214,7 @@ def parse_action(text: str, legal: Sequence[Action]) -> Action:
     if not t:
         raise InputError(f"type one of: {describe_options(legal)}")
     by_token = {str(a).upper(): a for a in legal}
+    by_token.update({a.kind.upper(): a for a in legal if a.kind in ("kontra", "re")})
     if t.upper() in by_token:
         return by_token[t.upper()]
     kinds = {a.kind for a in legal}
@@ -256,6 +259,8 @@ def describe_options(legal: Sequence[Action]) -> str:
             parts.append("p = pass")
         elif a.kind == "pickup":
             parts.append("s = pick up the skat")
+        elif a.kind in ("kontra", "re"):
+            parts.append(a.kind)
     hand_games = [a for a in legal if a.kind == "declare"]
     if hand_games:
         parts.append(
@@ -311,6 +316,7 @@ VALUATION_WORDS = {
     "levels": "{factors}: {mult} x {base} ({type}) = {value}",
     "points": "declarer {points} card points in {tricks} tricks, bid {bid}",
     "overbid": "overbid: {value} < bid {bid}; charged {charged} (lost)",
+    "doubled": "{reasons}: {before} x {factor} = {value}",
     "won": "won: +{value}; Seeger-Fabian: {value} + 50 = {sf}",
     "lost": "lost: -2 x {value} = {double}; Seeger-Fabian: {double} - 50 = {sf}, each defender +40",
 }
@@ -378,6 +384,15 @@ def valuation(
         charged = -(-result.bid // base) * base
         lines.append(words["overbid"].format(value=value, bid=result.bid, charged=charged))
         value = charged
+    factor = 2**result.kontra * (2 if result.bock else 1)
+    if factor > 1:
+        reasons = ["Kontra", "Re"][: result.kontra] + (["Bock"] if result.bock else [])
+        lines.append(
+            words["doubled"].format(
+                reasons=", ".join(reasons), before=value, factor=factor, value=value * factor
+            )
+        )
+        value *= factor
     if result.won:
         lines.append(words["won"].format(value=value, sf=value + 50))
     else:

@@ -42,6 +42,7 @@ _VERBS = {
     "lose": ("verlierst", "verliert"),
     "take": ("bekommst", "bekommt"),
     "be": ("bist", "ist"),
+    "say": ("sagst", "sagt"),
 }
 
 
@@ -80,6 +81,8 @@ def action_text(action: Action, you: bool = False) -> str:
         return f"{verb('declare', you)} {contract_name(action.contract)}"
     if kind == "play" and action.card is not None:
         return f"{verb('play', you)} {card_text(action.card)}"
+    if kind in ("kontra", "re"):
+        return f"{verb('say', you)} {'Kontra' if kind == 'kontra' else 'Re'}"
     return str(action)
 
 
@@ -109,6 +112,7 @@ VALUATION_WORDS = {
     "levels": "{factors}: {mult} x {base} ({type}) = {value}",
     "points": "Alleinspieler {points} Augen in {tricks} Stichen, gereizt bis {bid}",
     "overbid": "überreizt: {value} < {bid}; berechnet {charged} (verloren)",
+    "doubled": "{reasons}: {before} x {factor} = {value}",
     "won": "gewonnen: +{value}; Seeger-Fabian: {value} + 50 = {sf}",
     "lost": "verloren: -2 x {value} = {double}; Seeger-Fabian: {double} - 50 = {sf},"
     " jeder Gegenspieler +40",
@@ -135,6 +139,8 @@ def infinitive(action: Action) -> str:
         return f"{contract_name(action.contract)} spielen"
     if kind == "play" and action.card is not None:
         return f"{card_text(action.card)} spielen"
+    if kind in ("kontra", "re"):
+        return f"{'Kontra' if kind == 'kontra' else 'Re'} sagen"
     return str(action)
 
 

@@ -271,7 +271,9 @@ class TerminalGame:
             shown = "  ".join(
                 f"{i}:{card_markup(a.card)}" for i, a in numbers.items() if a.card is not None
             )
-            return f"Play a card: {shown} > ", numbers
+            doubling = [a.kind for a in legal if a.kind in ("kontra", "re")]
+            say = f" (or {doubling[0]})" if doubling else ""
+            return f"Play a card{say}: {shown} > ", numbers
         if phase == Phase.BIDDING:
             bids = [a.bid for a in legal if a.kind == "bid"]
             if any(a.kind == "hold" for a in legal):

@@ -26,8 +26,20 @@ LANGS = ("en", "de")
 """The languages of the table: English (the default) and German."""
 
 _LABELS = {
-    "en": {"hold": "Hold", "pass": "Pass", "pickup": "Pick up the skat"},
-    "de": {"hold": "Halten", "pass": "Passen", "pickup": "Skat aufnehmen"},
+    "en": {
+        "hold": "Hold",
+        "pass": "Pass",
+        "pickup": "Pick up the skat",
+        "kontra": "Kontra",
+        "re": "Re",
+    },
+    "de": {
+        "hold": "Halten",
+        "pass": "Passen",
+        "pickup": "Skat aufnehmen",
+        "kontra": "Kontra",
+        "re": "Re",
+    },
 }
 
 
@@ -68,7 +80,7 @@ def action_phrase(action: Action, you: bool, lang: str) -> str:
 
 
 def action_label(kind: str, lang: str) -> str:
-    """The button label of a hold, pass or pick-up."""
+    """The button label of a hold, pass, pick-up, Kontra or Re."""
     return _LABELS[lang][kind]
 
 

@@ -16,7 +16,8 @@ with ``{"error": message}`` and the state unchanged. Idle sessions are dropped a
 Endpoints (all JSON unless noted):
 
 - ``POST /api/sessions`` ``{"seat": 0, "games": 3, "seed": 7, "opponents": ["rules"],
-  "rated": false}`` (all optional): a new session; 201 with its state.
+  "rated": false, "variants": "kontra bock"}`` (all optional): a new session; 201 with its
+  state.
 - ``GET /api/sessions/{id}[?after=V&wait=S]``: the state (see :mod:`skat.web.state`).
 - ``POST /api/sessions/{id}/action`` ``{"action": "18"}``: the person's move (ISS token, a
   card such as ``"HT"`` or two cards ``"CJ ST"`` to put away); the new state.
@@ -40,7 +41,8 @@ Endpoints (all JSON unless noted):
 Tables of several people (``GET /room/{rid}``, :mod:`skat.web.rooms`); ``token`` is the
 secret a person gets on creating or joining, which she sends with every request:
 
-- ``POST /api/rooms`` ``{"name": "Ann", "games": 3, "seed": 7, "opponents": ["rules"]}``: a
+- ``POST /api/rooms`` ``{"name": "Ann", "games": 3, "seed": 7, "opponents": ["rules"],
+  "variants": "kontra bock"}``: a
   room with its host in chair 0; 201 ``{"token", "state"}``.
 - ``POST /api/rooms/{rid}/join`` ``{"name": "Bob"}``: the next free chair; ``{"token",
   "state"}`` (409 when full or started).

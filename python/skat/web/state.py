@@ -53,7 +53,7 @@ def _action_json(action: Action, known: Cards, bid: int, lang: str = "en") -> di
     out: dict[str, Any] = {"token": str(action), "kind": kind}
     if kind == "bid":
         out["label"] = str(action.bid)
-    elif kind in ("hold", "pass", "pickup"):
+    elif kind in ("hold", "pass", "pickup", "kontra", "re"):
         out["label"] = words.action_label(kind, lang)
     elif kind == "declare" and action.contract is not None:
         c = action.contract
@@ -158,6 +158,7 @@ def session_state(
         "version": version,
         "busy": busy,
         "game": s.index + 1,
+        "doubling": ["Kontra", "Re"][: g.kontra] + (["Bock"] if "bock" in g.variants else []),
         "games": s.games,
         "seed": s.seed,
         "you": me,

@@ -17,6 +17,10 @@ let socket = null;
 
 // ----- the session ----------------------------------------------------------------------
 
+function chosenVariants() {
+  return ["kontra", "bock"].filter((v) => document.getElementById(`new-${v}`).checked).join(" ");
+}
+
 async function newList(event) {
   if (event) event.preventDefault();
   const body = { seat: Number(document.getElementById("new-seat").value),
@@ -24,6 +28,7 @@ async function newList(event) {
   const seed = document.getElementById("new-seed").value;
   if (seed !== "") body.seed = Number(seed);
   if (document.getElementById("new-rated").checked) body.rated = true;
+  body.variants = chosenVariants();
   try {
     const { data } = await api("POST", "/api/sessions", body);
     if (sid) api("DELETE", `/api/sessions/${sid}`).catch(() => {});  // the old list ends
@@ -305,6 +310,9 @@ function drawActions() {
       if (a.below_bid) { b.classList.add("warn"); b.title = "below the bid unless a higher level is reached"; }
       box.append(b);
     }
+  } else if (state.phase === "play") {
+    // Kontra and Re (a list with that variant): a button beside the cards; the turn stays
+    for (const a of legal.filter((x) => x.kind === "kontra" || x.kind === "re")) box.append(button(a.label, a.token, { class: a.kind }));
   } else if (state.phase === "discard") {
     const chosen = [...selected];
     const b = el("button", { type: "button", id: "discard-button", text: chosen.length === 2 ? tr("Put away {cards}", { cards: chosen.map(cardName).join(" ") }) : tr("Choose two cards to put away") });
@@ -417,7 +425,7 @@ async function newRoom() {
     const name = window.prompt(tr("Your name at the table"), "Host");
     if (name === null) return;
     const games = Number(document.getElementById("new-games").value) || 3;
-    const { data } = await api("POST", "/api/rooms", { name: name || undefined, games });
+    const { data } = await api("POST", "/api/rooms", { name: name || undefined, games, variants: chosenVariants() });
     localStorage.setItem(`skat-room-${data.state.room}`, data.token);
     window.location.href = `/room/${data.state.room}`;
   } catch (e) { say(e.message, true); }
@@ -506,6 +514,8 @@ function draw() {
     const d = state.players[state.declarer];
     banner.textContent = d.you ? tr("You win the auction at {bid}", { bid: state.bid }) : tr("{name} wins the auction at {bid}", { name: d.name, bid: state.bid });
   } else banner.textContent = state.bid ? tr("bidding: {bid}", { bid: state.bid }) : tr("bidding");
+  // Kontra, Re and Bock double the game: shown after the contract
+  if (state.doubling && state.doubling.length) banner.textContent += " · " + state.doubling.join(" · ");
   const open = document.getElementById("open-hand");
   open.hidden = !state.open_hand || state.over;
   open.replaceChildren(...(state.open_hand || []).map((c) => cardEl(c)));

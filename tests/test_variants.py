@@ -1,0 +1,146 @@
+"""Table variants in lists and players: the Bock schedule, sessions, the web API, the AI's
+Kontra and Re. The rules themselves are cross-checked against the pure-Python reference in
+test_reference_crosscheck.py."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+import skat
+from skat.match import play
+from skat.players import PlayerSpecError, make_player
+from skat.ui.common import InputError, UiError, parse_action
+from skat.ui.session import Session
+from skat.variants import BOCK_ROUND, VariantsError, bock_pending, check_variants, game_variants
+from skat.web.server import BackgroundServer
+from skat.web.tables import Tables
+
+# Forehand declares grand hand with four jacks and resigns at once: lost, worth 8 x 24 = 192
+# (schneider and schwarz against her): one Bock event (a game worth 100 or more).
+BIG_LOSS = (
+    "(;GM[Skat]MV[w CJ.SJ.HJ.DJ.CA.CT.CK.CQ.C9.C8.SA.ST.SK.SQ.S9.S8.S7.HA.HT.HK"
+    ".HQ.H9.H8.H7.DA.DT.DK.DQ.D9.D8.C7.D7 1 p 2 p 0 18 0 GH 0 RE ]R[] ;)"
+)
+
+
+def small_game(seed: int) -> skat.Game:
+    """A passed-in deal: no Bock event."""
+    g = skat.Game(skat.Deal.random(seed))
+    for t in ("p", "p", "p"):
+        g.apply(t)
+    return g
+
+
+def test_check_variants_canonical_and_errors() -> None:
+    assert check_variants("") == ""
+    assert check_variants("bock,kontra") == "kontra bock"
+    for bad in ("ramsch", "kontra kontra", "Kontra"):
+        with pytest.raises(VariantsError):
+            check_variants(bad)
+    with pytest.raises(skat.SkatError):
+        skat.Game(skat.Deal.random(1), variants="x")
+
+
+def test_bock_rounds_queue_up_and_are_used_by_every_deal() -> None:
+    big = skat.Game.from_iss(BIG_LOSS)
+    assert big.result is not None and big.result.bock_events() == ["value"]
+    assert bock_pending([]) == 0
+    assert bock_pending([big]) == BOCK_ROUND
+    # two events: two rounds; each later deal (passed ones too) uses one Bock game
+    assert bock_pending([big, big]) == 2 * BOCK_ROUND - 1
+    later = [big] + [small_game(s) for s in range(BOCK_ROUND)]
+    assert bock_pending(later) == 0
+    assert [game_variants("kontra bock", later[: i + 1]) for i in range(len(later))] == [
+        "kontra bock",
+        "kontra bock",
+        "kontra bock",
+        "kontra",
+    ]
+    # a list without the Bock variant never has Bock games
+    assert game_variants("kontra", [big]) == "kontra"
+    # a Bock game that is itself an event: the Bock doubling does not count for the value
+    doubled = skat.Game(big.deal, variants="bock")
+    for _, a in big.history:
+        doubled.apply(a)
+    assert doubled.result is not None and doubled.result.bock
+    assert doubled.result.value == 2 * big.result.value
+    assert doubled.result.bock_events() == ["value"]
+
+
+def _finish_with_kontra(s: Session) -> None:
+    """Plays the person's moves: Kontra or Re whenever possible, else the last legal."""
+    while not s.game.is_over:
+        s.advance()
+        if s.waiting_for_human:
+            legal = s.legal_actions()
+            doubling = [a for a in legal if a.kind in ("kontra", "re")]
+            s.act(doubling[0] if doubling else legal[-1])
+
+
+def test_a_session_plays_its_variants_and_keeps_them_on_resume() -> None:
+    s = Session(seat=0, opponents=["rules"], seed=3, games=3, variants="kontra,bock")
+    assert s.variants == "kontra bock" and s.describe()["variants"] == "kontra bock"
+    levels = []
+    for i in range(3):
+        _finish_with_kontra(s)
+        assert s.game.variants == game_variants("kontra bock", s.finished[:i])
+        assert s.game.result is not None
+        levels.append(s.game.result.kontra)
+        if i < 2:
+            s.next_game()
+    assert max(levels) >= 1  # the person said Kontra at least once
+    again = Session.restore(s.snapshot())
+    assert again.variants == s.variants
+    assert [g.result for g in again.finished] == [g.result for g in s.finished]
+    with pytest.raises(UiError):
+        Session(seat=0, opponents=["rules"], variants="ramsch")
+
+
+def test_kontra_and_re_typed_as_words() -> None:
+    legal = [skat.Action("CJ"), skat.Action("KO")]
+    assert parse_action("kontra", legal) == skat.Action("KO")
+    assert parse_action("KO", legal) == skat.Action("KO")
+    with pytest.raises(InputError):
+        parse_action("re", legal)
+    assert parse_action("Re", [skat.Action("D7"), skat.Action("RK")]) == skat.Action("RK")
+
+
+def test_the_web_api_takes_variants_and_refuses_bad_ones() -> None:
+    tables = Tables(opponents=["rules"], pace=0, workers=2, hint_worlds=10)
+    with BackgroundServer(tables) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        r = c.post("/api/sessions", json={"seed": 2, "variants": "kontra bock"})
+        assert r.status_code == 201, r.text
+        assert r.json()["doubling"] == []
+        for bad in ("ramsch", 7):
+            r = c.post("/api/sessions", json={"seed": 2, "variants": bad})
+            assert r.status_code == 422 and "variants" in r.json()["error"]
+        r = c.post("/api/rooms", json={"variants": "kontra"})
+        assert r.status_code == 201, r.text
+        assert r.json()["state"]["variants"] == "kontra"
+
+
+def test_pimc_doubles_by_its_thresholds() -> None:
+    """With threshold 0 a PIMC defender always says Kontra and a declarer always answers Re;
+    above 1 never; the rules player doubles only strong defences and never says Re."""
+    deal = skat.Deal.random(12)
+    eager = "pimc:worlds=4,points=false,threads=1,kontra=0,re=0"
+    shy = "pimc:worlds=4,points=false,threads=1,kontra=1.01,re=1.01"
+    g = play([make_player(eager) for _ in range(3)], deal, seed=1, variants="kontra")
+    assert g.result is not None and g.result.kontra == 2
+    kinds = [a.kind for _, a in g.history if a.kind in ("kontra", "re")]
+    assert kinds == ["kontra", "re"]
+    g = play([make_player(shy) for _ in range(3)], deal, seed=1, variants="kontra")
+    assert g.result is not None and g.result.kontra == 0
+    # without the variant nothing changes for the eager player
+    g = play([make_player(eager) for _ in range(3)], deal, seed=1)
+    assert g.result is not None and g.result.kontra == 0
+    with pytest.raises(PlayerSpecError):
+        make_player("pimc:kontra=2")
+    rules_levels = set()
+    for seed in range(30):
+        players = [make_player("rules") for _ in range(3)]
+        g = play(players, skat.Deal.random(seed), variants="kontra")
+        assert g.result is not None
+        rules_levels.add(g.result.kontra)
+    assert rules_levels == {0, 1}
