@@ -144,3 +144,22 @@ def test_pimc_doubles_by_its_thresholds() -> None:
         assert g.result is not None
         rules_levels.add(g.result.kontra)
     assert rules_levels == {0, 1}
+
+
+def test_the_kontra_study_is_consistent_and_repeatable() -> None:
+    from skat.research.kontra import study
+
+    player = "kermit:worlds=3,points=false,threads=1"
+    judge = "kermit:worlds=4,points=false,threads=1"
+    a = study(player, judge, 4, seed=5, thresholds=(0.0, 0.5, 1.01), workers=1)
+    b = study(player, judge, 4, seed=5, thresholds=(0.0, 0.5, 1.01), workers=1)
+    assert a == b
+    rows = a["rows"]
+    declarers = [r for r in rows if r["role"] == "declarer"]
+    assert declarers and all(0.0 <= r["estimate"] <= 1.0 for r in rows)
+    for kind, side in (("kontra", "defender"), ("re", "declarer")):
+        assert sum(b["n"] for b in a["calibration"][kind]) == sum(r["role"] == side for r in rows)
+        decisions = [g["decisions"] for g in a["gains"][kind]]
+        assert decisions == sorted(decisions, reverse=True) and decisions[-1] == 0
+    # at threshold 0 the declarer doubles every game she declared
+    assert a["gains"]["re"][0]["decisions"] == len(declarers)

@@ -44,6 +44,15 @@ declarer's Re."""
 RE_THRESHOLD = 0.8
 """A PIMC declarer answers a Kontra with Re when she wins at least this share of the worlds."""
 
+KONTRA_STUDY_PLAYER = "kermit:worlds=10,points=false"
+"""``skat research kontra``: who plays the games."""
+KONTRA_STUDY_JUDGE = "kermit:worlds=20,points=false"
+"""``skat research kontra``: whose estimates are judged."""
+KONTRA_STUDY_GAMES = 300
+"""``skat research kontra``: self-play games."""
+KONTRA_STUDY_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""``skat research kontra``: thresholds valued."""
+
 INFERENCE_SIDES = "SD"
 """Where ``kermit`` draws its worlds by card inference: as declarer (S) and defender (D)."""
 

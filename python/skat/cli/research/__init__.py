@@ -32,6 +32,7 @@ def _modules() -> list[ModuleType]:
     from skat.cli.research import (
         bcd,
         iimc,
+        kontra,
         kuhn,
         prefix_trees,
         properties,
@@ -40,4 +41,4 @@ def _modules() -> list[ModuleType]:
         thresholds,
     )
 
-    return [kuhn, synthetic, properties, bcd, prefix_trees, spades, thresholds, iimc]
+    return [kuhn, synthetic, properties, bcd, prefix_trees, spades, thresholds, iimc, kontra]
