@@ -56,7 +56,7 @@ def battery(tmp: Path) -> list[tuple[list[str], str]]:
         (["play", "--opponents", "pimc:wrlds=3"], "--opponents"),
         (["play", "--seat", "7"], "--seat"),
         (["play", "--games", "0"], "--games"),
-        (["play", "--variants", "ramsch"], "--variants"),
+        (["play", "--variants", "ramsh"], "--variants"),
         (["tournament", "rules", "random", "--variants", "bock"], "--variants"),
         (
             ["tournament", "rules", "random", "--mode", "clones", "--variants", "kontra"],

@@ -44,6 +44,10 @@ declarer's Re."""
 RE_THRESHOLD = 0.8
 """A PIMC declarer answers a Kontra with Re when she wins at least this share of the worlds."""
 
+RAMSCH_WORLDS = 20
+"""The most worlds a PIMC player searches per Ramsch decision (each world is one open-handed
+Ramsch search: about 0.2 s at the second trick, milliseconds from the fourth on)."""
+
 KONTRA_STUDY_PLAYER = "kermit:worlds=10,points=false"
 """``skat research kontra``: who plays the games."""
 KONTRA_STUDY_JUDGE = "kermit:worlds=20,points=false"

@@ -72,6 +72,7 @@ from skat.tournament_results import (
     summarize,
     write_json,
 )
+from skat.variants import check_variants
 
 __all__ = [
     "FULL_SEATINGS",
@@ -291,7 +292,7 @@ def run(
     records: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     ray: str | None = None,
-    kontra: bool = False,
+    variants: str = "",
 ) -> TournamentResult:
     """Plays a duplicate tournament between the players with specs ``a`` and ``b``.
 
@@ -306,7 +307,8 @@ def run(
       address, see :mod:`skat.parallel`), at most ``workers`` at once;
     - ``records``: a file for every game as one ISS record line, in deal then seating order;
     - ``progress(done, total)``: called when play starts and after every finished deal;
-    - ``kontra``: every game is played with Kontra and Re (not in clones mode).
+    - ``variants``: the table variants of every game (``kontra``, ``ramsch``,
+      ``schieberamsch``; not in clones mode; Bock rounds need a list played in order).
 
     Unknown players or options raise :class:`skat.players.PlayerSpecError` before any game.
     A KeyboardInterrupt stops the run: the result then has ``complete=False`` and covers the
@@ -318,8 +320,11 @@ def run(
         raise ValueError("deals must be at least 1")
     if workers < 1:
         raise ValueError("workers must be at least 1")
-    if mode == "clones" and kontra:
-        raise ValueError("clones mode plays the International Skat Order only, without Kontra")
+    variants = check_variants(variants)
+    if "bock" in variants.split():
+        raise ValueError("Bock rounds need a list played in order (skat play, skat serve)")
+    if mode == "clones" and variants:
+        raise ValueError("clones mode plays the International Skat Order only")
     if mode == "clones" and (workers != 1 or ray is not None):
         raise ValueError("clones mode plays its deals in order in one process: workers must be 1")
     for spec in (a, b, *([bidder] if mode == "cardplay" else [])):
@@ -346,7 +351,7 @@ def run(
                 tasks, failed = list[_DealTask](), list[DealOutcome]()
             elif mode == "cardplay":
                 tasks, failed, candidates = _choose_deals(
-                    deals, seed, bidder, specs, labels, "kontra" if kontra else ""
+                    deals, seed, bidder, specs, labels, variants
                 )
                 passed_out = candidates - len(tasks) - len(failed)
             else:
@@ -359,7 +364,7 @@ def run(
                         specs=specs,
                         labels=labels,
                         seed=seed,
-                        variants="kontra" if kontra else "",
+                        variants=variants,
                     )
                     for j in range(deals)
                 ]
@@ -407,5 +412,5 @@ def run(
         passed_out=passed_out,
         seconds=time.perf_counter() - started,
         workers=workers,
-        variants="kontra" if kontra else "",
+        variants=variants,
     )

@@ -1,7 +1,9 @@
-"""Table variants of a list: Kontra and Re in every game, Bock rounds after Bock events.
+"""Table variants of a list: Kontra and Re, Ramsch or Schieberamsch in every game, Bock
+rounds after Bock events.
 
 A list's variants are written as in a record's ``VA[...]`` field: ``""`` (the International
-Skat Order), ``"kontra"``, ``"bock"`` or ``"kontra bock"`` (commas work too). The rules are in
+Skat Order), or any of ``kontra``, ``bock``, ``ramsch``, ``schieberamsch`` (space or comma
+separated; ``schieberamsch`` includes ``ramsch``). The rules are in
 ``docs/rules.md`` ("Table variants"); the engine applies them to one game
 (``Game(deal, variants=...)``), this module decides which games of a list are Bock games.
 
@@ -38,7 +40,7 @@ __all__ = ["BOCK_ROUND", "VariantsError", "bock_pending", "check_variants", "gam
 
 
 class VariantsError(SkatError):
-    """Variants that are not ``kontra`` and ``bock``."""
+    """Variants other than ``kontra``, ``bock``, ``ramsch`` and ``schieberamsch``."""
 
 
 def check_variants(text: str) -> str:
@@ -47,7 +49,9 @@ def check_variants(text: str) -> str:
     try:
         return Game(Deal.random(0), variants=text).variants
     except SkatError as e:
-        raise VariantsError(f"variants: kontra and/or bock, not {text!r} ({e})") from e
+        raise VariantsError(
+            f"variants: kontra, bock, ramsch or schieberamsch, not {text!r} ({e})"
+        ) from e
 
 
 def bock_pending(finished: Sequence[Game]) -> int:
@@ -63,9 +67,8 @@ def bock_pending(finished: Sequence[Game]) -> int:
 
 def game_variants(list_variants: str, finished: Sequence[Game]) -> str:
     """The variants of the next game of a list played with ``list_variants`` after
-    ``finished``: Kontra if the list has it, Bock if the list has it and a Bock round is
-    open."""
+    ``finished``: the list's own, with Bock only while a Bock round is open."""
     words = check_variants(list_variants).split()
-    kontra = "kontra" in words
-    bock = "bock" in words and bock_pending(finished) > 0
-    return " ".join(w for w, on in (("kontra", kontra), ("bock", bock)) if on)
+    if "bock" in words and bock_pending(finished) == 0:
+        words.remove("bock")
+    return " ".join(words)

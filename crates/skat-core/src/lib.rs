@@ -19,6 +19,8 @@ pub mod multiplayer;
 pub mod paranoid;
 pub mod perft;
 pub mod pimc;
+pub mod ramsch;
+pub mod ramsch_pimc;
 pub mod record;
 pub mod research;
 pub mod result;

@@ -41,13 +41,15 @@ pub fn perft_fast(game: &Game) -> u64 {
     if game.variants().kontra && game.tricks().len() < 2 {
         return perft_slow(game);
     }
-    let k = game.contract().expect("card play has a contract");
     let hands = game.hands();
+    let gt = game.play_type().expect("card play has a game type");
+    // a Ramsch has no declarer: no trick ends it early
+    let k = game.contract();
     let mut node = Node {
-        gt: k.game_type,
-        declarer: game.declarer().unwrap(),
-        null: k.game_type.is_null(),
-        schwarz: k.schwarz,
+        gt,
+        declarer: game.declarer().unwrap_or(3),
+        null: gt.is_null(),
+        schwarz: k.is_some_and(|k| k.schwarz),
         hands: [hands[0].bits(), hands[1].bits(), hands[2].bits()],
     };
     let trick: Vec<Card> = game.current_trick().to_vec();

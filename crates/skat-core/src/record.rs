@@ -3,7 +3,8 @@
 //!
 //! Replaying applies every move through [`Game::apply_by`], so an illegal move in a record is a
 //! [`SkatError::Record`] naming the record id and the move's position. Record-level decisions:
-//! - `w XX.YY` after a pick-up shows the skat; it must match the deal.
+//! - `w XX.YY` after a pick-up shows the skat; it must match the skat found (the dealt one,
+//!   or in Schieberamsch what the seats before pushed on).
 //! - A bare declaration followed by a separate discard move (`0 G 0 SK.S7`, newer ISS) is read
 //!   as the combined token `G.SK.S7`.
 //! - A complete record that ends while a defender's resignation is pending ends as conceded by
@@ -176,13 +177,11 @@ impl Record {
                             return Err(err(pos, format!("w {tok}: expected the skat's two cards")))
                         }
                     };
-                    if shown != deal.skat {
+                    let found = game.found_skats().last().copied().unwrap_or(deal.skat);
+                    if shown != found {
                         return Err(err(
                             pos,
-                            format!(
-                                "w {tok}: the skat shown is not the dealt skat {}",
-                                deal.skat
-                            ),
+                            format!("w {tok}: the skat shown is not the skat found {found}"),
                         ));
                     }
                 } else {
@@ -250,6 +249,7 @@ pub fn write(game: &Game) -> String {
     out.push_str("MV[w ");
     out.push_str(&game.deal().to_iss());
     let history = game.history();
+    let mut found = game.found_skats().iter();
     let mut i = 0;
     while i < history.len() {
         let m = history[i];
@@ -270,7 +270,8 @@ pub fn write(game: &Game) -> String {
         out.push_str(&tok);
         if m.action == Action::PickUp {
             out.push_str(" w ");
-            out.push_str(&game.deal().skat.to_tokens("."));
+            let skat = found.next().copied().unwrap_or(game.deal().skat);
+            out.push_str(&skat.to_tokens("."));
         }
         i += 1;
     }

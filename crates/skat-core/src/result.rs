@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::cards::Cards;
 use crate::error::SkatError;
+use crate::ramsch::RamschOutcome;
 use crate::rules::{matadors, Contract};
 
 /// How a deal ended.
@@ -68,6 +69,8 @@ pub struct GameResult {
     pub kontra: u8,
     /// A Bock game (value doubled).
     pub bock: bool,
+    /// A Ramsch (no declarer; `value` is the loser's score, or +120 for a Durchmarsch).
+    pub ramsch: Option<RamschOutcome>,
 }
 
 /// What play produced, the input to [`GameResult::value_game`].
@@ -104,6 +107,7 @@ impl GameResult {
             penalty: None,
             kontra: 0,
             bock: false,
+            ramsch: None,
         }
     }
 
@@ -188,6 +192,7 @@ impl GameResult {
             penalty: None,
             kontra: 0,
             bock: false,
+            ramsch: None,
         }
     }
 
@@ -223,6 +228,10 @@ impl GameResult {
     pub fn to_iss(&self) -> String {
         if self.end == EndReason::Passed {
             return "passed".to_string();
+        }
+        if let Some(r) = &self.ramsch {
+            let bock = if self.bock { " bo:1" } else { "" };
+            return format!("ramsch v:{} {}{bock}", self.value, r.iss_fields());
         }
         let pen = |s: u8| u8::from(self.penalty == Some(s));
         let left = match self.end {
@@ -325,7 +334,7 @@ impl IssResult {
         let mut seen_d = false;
         for tok in t.split_whitespace() {
             match tok {
-                "win" | "loss" | "penalty" => r.outcome = tok.to_string(),
+                "win" | "loss" | "penalty" | "ramsch" => r.outcome = tok.to_string(),
                 "bidok" => r.overbid = false,
                 "overbid" => r.overbid = true,
                 _ => {
@@ -353,6 +362,9 @@ impl IssResult {
                 }
             }
         }
+        if r.outcome == "ramsch" {
+            return Ok(r);
+        }
         if !seen_d || r.outcome.is_empty() {
             return Err(bad());
         }
@@ -369,6 +381,10 @@ impl IssResult {
         };
         if self.passed {
             cmp("result", "passed".into(), g.end.name().into());
+            return diffs;
+        }
+        if self.outcome == "ramsch" || g.ramsch.is_some() {
+            cmp("ramsch", self.text.clone(), g.to_iss());
             return diffs;
         }
         if self.outcome == "penalty" {

@@ -1,5 +1,5 @@
-//! Table variants beyond the International Skat Order: Kontra and Re, and Bock games. Both are
-//! off by default; a game without variants is exactly an ISkO game.
+//! Table variants beyond the International Skat Order: Kontra and Re, Bock games, Ramsch and
+//! Schieberamsch. All are off by default; a game without variants is exactly an ISkO game.
 //!
 //! - **Kontra and Re** (`kontra`): a defender who has not yet played a card may say Kontra, at
 //!   her turn in the first trick; the declarer may answer Re at any of her turns after the
@@ -8,9 +8,15 @@
 //! - **Bock** (`bock`): this deal is a Bock game and its value is doubled once more. Which
 //!   deals are Bock games is decided by the list ([`bock_events`] counts the events of a
 //!   finished deal; each event adds a round of three Bock games).
+//! - **Ramsch** (`ramsch`): when all three pass, the deal is played as a Ramsch instead of
+//!   being passed in (rules and scoring in [`crate::ramsch`]).
+//! - **Schieberamsch** (`schieberamsch`, implies Ramsch): before the Ramsch each seat in turn
+//!   picks up the skat and pushes two cards (no jack) on, doubling the Ramsch, or passes it on
+//!   unseen.
 //!
-//! In a record the variants are the header field `VA[...]` (the words `kontra` and `bock`,
-//! space separated, empty or absent for none); Kontra and Re are the move tokens `KO` and `RK`.
+//! In a record the variants are the header field `VA[...]` (the words `kontra`, `bock`,
+//! `ramsch` and `schieberamsch`, space separated, empty or absent for none); Kontra and Re are
+//! the move tokens `KO` and `RK`.
 //! The value multiplier is `2^level * (2 if bock)`, `level` counting Kontra and Re.
 
 use std::fmt;
@@ -25,6 +31,10 @@ pub struct Variants {
     pub kontra: bool,
     /// This deal is a Bock game (doubled).
     pub bock: bool,
+    /// All passing leads to a Ramsch.
+    pub ramsch: bool,
+    /// The Ramsch starts with pushing the skat round (implies `ramsch`).
+    pub schieberamsch: bool,
 }
 
 /// A Bock event: the declarer lost with exactly 60 card points.
@@ -42,26 +52,39 @@ impl Variants {
     pub const NONE: Variants = Variants {
         kontra: false,
         bock: false,
+        ramsch: false,
+        schieberamsch: false,
     };
 
     pub fn is_none(&self) -> bool {
         *self == Variants::NONE
     }
 
-    /// Parses the `VA[...]` text: the words `kontra` and `bock` (space or comma separated, in
-    /// any order, each at most once); empty for none.
+    /// Parses the `VA[...]` text: the words `kontra`, `bock`, `ramsch` and `schieberamsch`
+    /// (space or comma separated, in any order, each at most once; `schieberamsch` implies
+    /// `ramsch`); empty for none.
     pub fn parse(text: &str) -> Result<Variants, SkatError> {
         let mut v = Variants::NONE;
         for word in text.split([' ', ',']).filter(|w| !w.is_empty()) {
             let flag = match word {
                 "kontra" => &mut v.kontra,
                 "bock" => &mut v.bock,
-                _ => return Err(SkatError::parse("variant (kontra, bock)", word)),
+                "ramsch" => &mut v.ramsch,
+                "schieberamsch" => &mut v.schieberamsch,
+                _ => {
+                    return Err(SkatError::parse(
+                        "variant (kontra, bock, ramsch, schieberamsch)",
+                        word,
+                    ))
+                }
             };
             if *flag {
                 return Err(SkatError::parse("variant named once", word));
             }
             *flag = true;
+        }
+        if v.schieberamsch {
+            v.ramsch = true;
         }
         Ok(v)
     }
@@ -74,11 +97,16 @@ impl Variants {
 
 impl fmt::Display for Variants {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let words: Vec<&str> = [(self.kontra, "kontra"), (self.bock, "bock")]
-            .iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, w)| *w)
-            .collect();
+        let words: Vec<&str> = [
+            (self.kontra, "kontra"),
+            (self.bock, "bock"),
+            (self.ramsch && !self.schieberamsch, "ramsch"),
+            (self.schieberamsch, "schieberamsch"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, w)| *w)
+        .collect();
         f.write_str(&words.join(" "))
     }
 }
@@ -121,7 +149,7 @@ mod tests {
                 "kontra",
                 Variants {
                     kontra: true,
-                    bock: false,
+                    ..Variants::NONE
                 },
             ),
             (
@@ -129,6 +157,7 @@ mod tests {
                 Variants {
                     kontra: true,
                     bock: true,
+                    ..Variants::NONE
                 },
             ),
         ] {
@@ -136,7 +165,14 @@ mod tests {
             assert_eq!(p, v);
             assert_eq!(Variants::parse(&p.to_string()).unwrap(), v);
         }
-        assert!(Variants::parse("ramsch").is_err());
+        assert!(Variants::parse("ramsh").is_err());
+        let s = Variants::parse("schieberamsch").unwrap();
+        assert!(s.ramsch && s.schieberamsch);
+        assert_eq!(s.to_string(), "schieberamsch");
+        assert_eq!(
+            Variants::parse("ramsch kontra").unwrap().to_string(),
+            "kontra ramsch"
+        );
         assert!(Variants::parse("kontra kontra").is_err());
     }
 
@@ -144,7 +180,7 @@ mod tests {
     fn multipliers() {
         let k = Variants {
             kontra: true,
-            bock: false,
+            ..Variants::NONE
         };
         assert_eq!(k.multiplier(0), 1);
         assert_eq!(k.multiplier(1), 2);
@@ -316,5 +352,112 @@ mod game_tests {
         let small = won.with_doubling(0, true);
         assert!(bock_events(&small).is_empty());
         assert!(bock_events(&GameResult::passed()).is_empty());
+    }
+
+    #[test]
+    fn all_passing_plays_a_ramsch_and_records_it() {
+        let v = Variants::parse("ramsch").unwrap();
+        let mut g = Game::with_variants(Deal::random(21), v);
+        for t in ["p", "p", "p"] {
+            g.apply_token(t).unwrap();
+        }
+        assert!(g.is_ramsch() && g.declarer().is_none());
+        assert_eq!(
+            (g.phase(), g.to_move()),
+            (crate::game::Phase::Playing, Some(0))
+        );
+        // nobody says Kontra, claims or resigns in a Ramsch
+        let mut k =
+            Game::with_variants(Deal::random(21), Variants::parse("kontra ramsch").unwrap());
+        for t in ["p", "p", "p"] {
+            k.apply_token(t).unwrap();
+        }
+        assert!(!k.legal_actions().contains(&Action::Kontra));
+        assert!(k.clone().apply(Action::Resign).is_err());
+        while !g.is_over() {
+            g.apply(first_card(&g)).unwrap();
+        }
+        let r = g.result().unwrap();
+        let o = r.ramsch.unwrap();
+        let total: u32 = o.points.iter().map(|&p| p as u32).sum();
+        assert_eq!(total, 120);
+        assert_eq!(o.tricks.iter().map(|&t| t as u32).sum::<u32>(), 10);
+        let line = crate::record::write(&g);
+        assert!(line.contains("VA[ramsch]") && line.contains("R[ramsch v:"));
+        let back = Record::parse(&line).unwrap().replay().unwrap();
+        assert_eq!(back.result(), g.result());
+        assert!(back.record_differences().is_empty());
+        // without the variant the same auction is passed in
+        let mut plain = Game::new(Deal::random(21));
+        for t in ["p", "p", "p"] {
+            plain.apply_token(t).unwrap();
+        }
+        assert!(plain.is_over() && plain.result().unwrap().ramsch.is_none());
+    }
+
+    #[test]
+    fn schieberamsch_pushes_double_and_no_jack_is_pushed() {
+        let v = Variants::parse("schieberamsch").unwrap();
+        let mut g = Game::with_variants(Deal::random(30), v);
+        for t in ["p", "p", "p"] {
+            g.apply_token(t).unwrap();
+        }
+        use crate::game::Phase;
+        assert_eq!((g.phase(), g.to_move()), (Phase::SkatDecision, Some(0)));
+        assert_eq!(g.legal_actions(), vec![Action::PickUp, Action::Pass]);
+        // forehand looks and pushes; a jack may not be pushed
+        let skat = g.skat();
+        g.apply(Action::PickUp).unwrap();
+        assert_eq!(g.found_skats(), &[skat]);
+        let jacks: Vec<_> = g
+            .hand(0)
+            .iter()
+            .filter(|c| c.rank() == crate::cards::Rank::Jack)
+            .collect();
+        for a in g.legal_actions() {
+            let Action::Discard(d) = a else { panic!("{a}") };
+            assert!(jacks.iter().all(|j| !d.contains(*j)));
+        }
+        if let Some(&j) = jacks.first() {
+            let other = g.hand(0).iter().find(|&c| c != j).unwrap();
+            let bad = Action::Discard(crate::cards::Cards::EMPTY.with(j).with(other));
+            assert!(g.clone().apply(bad).is_err());
+        }
+        let push = g.legal_actions()[0];
+        g.apply(push).unwrap();
+        // middlehand passes it on unseen, rearhand looks and pushes
+        assert_eq!(g.to_move(), Some(1));
+        g.apply(Action::Pass).unwrap();
+        g.apply(Action::PickUp).unwrap();
+        let Action::Discard(pushed0) = push else {
+            unreachable!()
+        };
+        assert_eq!(g.found_skats()[1], pushed0);
+        // the views: rearhand knows what it found and pushed; forehand sees neither
+        let v2 = g.view(2);
+        assert_eq!(v2.skat, Some(pushed0));
+        let push2 = *g.legal_actions().last().unwrap();
+        g.apply(push2).unwrap();
+        assert_eq!((g.phase(), g.to_move()), (Phase::Playing, Some(0)));
+        assert!(!g.view(0).history.iter().any(|m| m.action == push2));
+        while !g.is_over() {
+            g.apply(first_card(&g)).unwrap();
+        }
+        let r = g.result().unwrap();
+        assert_eq!(r.ramsch.unwrap().pushes, 2);
+        // the same cards with the final skat and no pushes score a quarter
+        let o = r.ramsch.unwrap();
+        let plain = crate::ramsch::value_ramsch(
+            o.points.map(|p| p as u32),
+            o.tricks.map(|t| t as u32),
+            0,
+            false,
+        );
+        assert_eq!(r.value, 4 * plain.value);
+        let back = Record::parse(&crate::record::write(&g))
+            .unwrap()
+            .replay()
+            .unwrap();
+        assert_eq!(back.result(), g.result());
     }
 }

@@ -406,6 +406,12 @@ impl PyGameResult {
     fn bock(&self) -> bool {
         self.0.bock
     }
+    /// A Ramsch's outcome as a dict (``points`` and ``tricks`` per seat, the skat counted,
+    /// ``losers``, ``jungfrau``, ``durchmarsch``, ``pushes``), else None.
+    #[getter]
+    fn ramsch<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.0.ramsch.map(|o| ramsch_dict(py, &o)).transpose()
+    }
     /// The Bock events of this deal (`"60:60"`, `"re"`, `"value"`): each adds a round of three
     /// Bock games to a list played with the Bock variant.
     fn bock_events(&self) -> Vec<&'static str> {
@@ -437,6 +443,7 @@ impl PyGameResult {
         d.set_item("penalty", r.penalty)?;
         d.set_item("kontra", r.kontra)?;
         d.set_item("bock", r.bock)?;
+        d.set_item("ramsch", r.ramsch.map(|o| ramsch_dict(py, &o)).transpose()?)?;
         Ok(d)
     }
 
@@ -447,6 +454,25 @@ impl PyGameResult {
     fn __repr__(&self) -> String {
         format!("GameResult(\"{}\")", self.0.to_iss())
     }
+}
+
+fn ramsch_dict<'py>(
+    py: Python<'py>,
+    o: &skat_core::ramsch::RamschOutcome,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("points", o.points.to_vec())?;
+    d.set_item("tricks", o.tricks.to_vec())?;
+    d.set_item(
+        "losers",
+        (0..3u8)
+            .filter(|s| o.losers >> s & 1 != 0)
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item("jungfrau", o.jungfrau)?;
+    d.set_item("durchmarsch", o.durchmarsch)?;
+    d.set_item("pushes", o.pushes)?;
+    Ok(d)
 }
 
 fn actor_obj(py: Python<'_>, a: Actor) -> PyResult<PyObject> {
@@ -588,6 +614,11 @@ impl PyView {
     fn kontra(&self) -> u8 {
         self.0.kontra
     }
+    /// The deal is played as a Ramsch (all passed at a table with that variant).
+    #[getter]
+    fn ramsch(&self) -> bool {
+        self.0.ramsch
+    }
     /// The actions this seat may take now (empty when it is not this seat's turn).
     fn legal_actions(&self) -> Vec<PyAction> {
         actions(self.0.legal.clone())
@@ -659,6 +690,16 @@ impl PyGame {
     #[getter]
     fn kontra(&self) -> u8 {
         self.0.kontra()
+    }
+    /// The deal is played as a Ramsch (all passed at a table with that variant).
+    #[getter]
+    fn ramsch(&self) -> bool {
+        self.0.is_ramsch()
+    }
+    /// The game type that rules the card play: the contract's, grand in a Ramsch.
+    #[getter]
+    fn play_type(&self) -> Option<PyGameType> {
+        self.0.play_type().map(PyGameType::from)
     }
     #[getter]
     fn result(&self) -> Option<PyGameResult> {

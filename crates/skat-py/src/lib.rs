@@ -14,6 +14,7 @@ mod iimc;
 mod inference;
 mod paranoid;
 mod pimc;
+mod ramsch;
 mod research;
 mod sampling;
 mod solver;
@@ -36,6 +37,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyView>()?;
     m.add_class::<game::PyGame>()?;
     m.add_function(wrap_pyfunction!(game::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(ramsch::ramsch_decide, m)?)?;
     m.add_function(wrap_pyfunction!(game::random_game, m)?)?;
     m.add_function(wrap_pyfunction!(game::random_games, m)?)?;
     m.add_function(wrap_pyfunction!(game::legal_cards, m)?)?;

@@ -189,19 +189,22 @@ def out_file(text: str) -> str:
 
 
 def variants(text: str) -> str:
-    """An argparse type: table variants (``kontra``, ``bock``, comma or space separated), in
-    their canonical form."""
+    """An argparse type: table variants (``kontra``, ``bock``, ``ramsch``, ``schieberamsch``,
+    comma or space separated), in their canonical form."""
     from skat.variants import VariantsError, check_variants
 
     try:
         return check_variants(text)
     except VariantsError as e:
-        raise argparse.ArgumentTypeError(f"expected kontra and/or bock, got {text!r}") from e
+        raise argparse.ArgumentTypeError(
+            f"expected kontra, bock, ramsch or schieberamsch, got {text!r}"
+        ) from e
 
 
 VARIANTS_HELP = (
     "table variants, comma-separated: kontra (Kontra and Re), bock (Bock rounds after 60:60,"
-    " Re or a game worth 100); default: none, the International Skat Order"
+    " Re or a game worth 100), ramsch (a Ramsch when all pass), schieberamsch (with the skat"
+    " pushed round first); default: none, the International Skat Order"
 )
 
 

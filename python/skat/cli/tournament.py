@@ -33,7 +33,7 @@ def check_tournament(args: argparse.Namespace) -> None:
             "--variants", "Bock rounds need a list played in order (skat play, skat serve)"
         )
     if args.variants and args.mode == "clones":
-        raise checks.OptionError("--variants", "clones mode plays without Kontra")
+        raise checks.OptionError("--variants", "clones mode plays the International Skat Order")
 
 
 def _fmt(value: float | None, spec: str = "+.1f") -> str:
@@ -62,7 +62,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
             records=args.records,
             progress=on_progress,
             ray=args.ray,
-            kontra="kontra" in args.variants.split(),
+            variants=args.variants,
         )
     paired = result.paired_difference
     title = (
@@ -211,8 +211,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         "--variants",
         type=checks.variants,
         default="",
-        help="kontra: every game with Kontra and Re (default: none, the International Skat"
-        " Order; Bock rounds need a list)",
+        help="table variants of every game, comma-separated: kontra, ramsch, schieberamsch"
+        " (default: none, the International Skat Order; Bock rounds need a list)",
     )
     t.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results as JSON")
     t.add_argument(

@@ -29,7 +29,7 @@ class CheaterPlayer:
         self.rules.new_game(seat, seed)
 
     def act(self, view: View) -> Action | str:
-        if view.phase != Phase.PLAY or self.game is None:
+        if view.phase != Phase.PLAY or self.game is None or view.ramsch:
             return self.rules.act(view)
         legal = view.legal_actions()
         if len(legal) == 1:

@@ -200,7 +200,7 @@ class IimcPlayer:
         )
 
     def act(self, view: View) -> Action | str:
-        if view.phase != Phase.PLAY:
+        if view.phase != Phase.PLAY or view.ramsch:
             return self.rules.act(view)
         legal = view.legal_actions()
         if len(legal) == 1:
@@ -272,7 +272,7 @@ class RecursiveKermitPlayer:
         )
 
     def act(self, view: View) -> Action | str:
-        if view.phase != Phase.PLAY:
+        if view.phase != Phase.PLAY or view.ramsch:
             return self.kermit.act(view)
         legal = view.legal_actions()
         if len(legal) == 1:

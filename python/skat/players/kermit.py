@@ -184,6 +184,8 @@ class KermitPlayer(PimcPlayer):
         return best[1] if best is not None else legal[0]
 
     def act(self, view: View) -> Action | str:
+        if view.ramsch:
+            return self.ramsch_act(view)
         legal = view.legal_actions()
         if view.phase == Phase.BIDDING:
             return self._bid(view, legal)

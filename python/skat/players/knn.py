@@ -64,6 +64,8 @@ class KnnPlayer(PimcPlayer):
         return sorted((p, gt) for p, gt in scored if p >= self.threshold)[::-1]
 
     def act(self, view: View) -> Action | str:
+        if view.ramsch:
+            return self.ramsch_act(view)
         legal = view.legal_actions()
         if view.phase == Phase.BIDDING:
             if self._limit is None:

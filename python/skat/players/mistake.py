@@ -144,7 +144,7 @@ class MistakePlayer(KermitPlayer):
 
     def act(self, view: View) -> Action | str:
         game = self.game
-        if view.phase != Phase.PLAY or game is None or game.contract is None:
+        if view.phase != Phase.PLAY or game is None or game.contract is None or view.ramsch:
             return super().act(view)
         legal = view.legal_actions()
         if len(legal) == 1:

@@ -152,7 +152,7 @@ class TrackerPlayer(ModellingPlayer):
         self.errors = {}
 
     def act(self, view: View) -> Action | str:
-        if view.phase == Phase.SKAT and self._pwin is None:
+        if view.phase == Phase.SKAT and self._pwin is None and not view.ramsch:
             # the win chance of the initial hand at the final bid (eq. 7.1's pWin)
             self._pwin = self.bid_value(view, view.bid)
         return super().act(view)

@@ -34,9 +34,17 @@ Options (spec ``pimc:worlds=160,seed=3``):
 
 from __future__ import annotations
 
-from skat._core import Action, Phase, Pimc, PimcDecision, View
-from skat.defaults import KONTRA_THRESHOLD, PIMC_TT_MB, RE_THRESHOLD, WORLDS, default_threads
+from skat._core import Action, Phase, Pimc, PimcDecision, View, ramsch_decide
+from skat.defaults import (
+    KONTRA_THRESHOLD,
+    PIMC_TT_MB,
+    RAMSCH_WORLDS,
+    RE_THRESHOLD,
+    WORLDS,
+    default_threads,
+)
 from skat.players.base import check_option, register
+from skat.players.ramsch import ramsch_rules_action
 from skat.players.rules import RulesPlayer
 
 __all__ = ["PimcPlayer", "default_threads"]
@@ -95,7 +103,19 @@ class PimcPlayer:
         """The full decision (every legal card's value) for the seat to move in card play."""
         return self.engine.decide(view, self.sample_seed(view))
 
+    def ramsch_act(self, view: View) -> Action:
+        """A Ramsch: the rules player's skat round and first trick, then the Ramsch search
+        over at most :data:`skat.defaults.RAMSCH_WORLDS` worlds."""
+        legal = view.legal_actions()
+        if view.phase != Phase.PLAY or not view.tricks or len(legal) == 1:
+            return ramsch_rules_action(view)
+        worlds = min(self.engine.worlds, RAMSCH_WORLDS)
+        best = ramsch_decide(view, worlds, self.sample_seed(view))["best"]
+        return next(a for a in legal if a.card == best)
+
     def act(self, view: View) -> Action | str:
+        if view.ramsch:
+            return self.ramsch_act(view)
         if view.phase != Phase.PLAY:
             return self.rules.act(view)
         legal = view.legal_actions()

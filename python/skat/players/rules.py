@@ -26,6 +26,7 @@ from skat._core import (
     trick_winner,
 )
 from skat.players.base import register
+from skat.players.ramsch import ramsch_rules_action
 
 SUIT_TYPES = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS)
 BIDS = bids()
@@ -146,6 +147,8 @@ class RulesPlayer:
     # ----- phases ---------------------------------------------------------------------
 
     def act(self, view: View) -> Action | str:
+        if view.ramsch:
+            return ramsch_rules_action(view)
         legal = view.legal_actions()
         if view.phase == Phase.BIDDING:
             return self._bid(view, legal)

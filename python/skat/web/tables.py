@@ -415,11 +415,11 @@ async def _wait(future: Future[T], seconds: float) -> T:
 
 
 def variants_field(body: dict[str, Any]) -> str:
-    """The table variants a request body asks for (``"variants"``: ``"kontra"``, ``"bock"``,
-    both, or none), canonical."""
+    """The table variants a request body asks for (``"variants"``: any of ``kontra``,
+    ``bock``, ``ramsch``, ``schieberamsch``, space separated), canonical."""
     raw = body.get("variants", "")
     if not isinstance(raw, str):
-        raise ApiError(422, "variants: a string of kontra and/or bock")
+        raise ApiError(422, "variants: a string of kontra, bock, ramsch, schieberamsch")
     try:
         return check_variants(raw)
     except VariantsError as e:

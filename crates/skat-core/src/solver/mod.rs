@@ -52,6 +52,7 @@ pub mod estimator_data;
 pub mod layout;
 pub mod order;
 pub mod position;
+pub mod ramsch;
 pub mod search;
 pub mod tables;
 pub mod tt;

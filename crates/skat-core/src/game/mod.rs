@@ -8,12 +8,17 @@
 use std::fmt;
 
 use crate::action::Action;
-use crate::cards::{Card, Cards};
+use crate::cards::{Card, Cards, Rank};
 use crate::deal::Deal;
 use crate::error::SkatError;
 use crate::result::{EndReason, GameResult, IssResult, PlayOutcome};
 use crate::rules::{is_legal_bid, legal_cards, trick_winner, Contract, GameType, BIDS};
 use crate::variants::Variants;
+
+mod ramsch;
+mod view;
+
+pub use view::View;
 
 /// The phases of a deal, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,6 +125,19 @@ pub struct Game {
     kontra: u8,
     /// After a Kontra, until the declarer plays her next card: she may say Re.
     re_open: bool,
+    /// The deal is played as a Ramsch (all passed at a table with that variant).
+    ramsch: bool,
+    /// Ramsch: card points and tricks per seat so far (the skat not yet counted).
+    seat_points: [u32; 3],
+    seat_tricks: [u32; 3],
+    /// Schieberamsch: the seat deciding about the skat, and the pushes so far.
+    pusher: u8,
+    pushes: u8,
+    /// Every skat picked up, in order, as it was found (records show it after the `s`).
+    found: Vec<Cards>,
+    /// Schieberamsch: per seat, the skat it found and the two cards it pushed on.
+    looked: [Option<Cards>; 3],
+    pushed: [Option<Cards>; 3],
     /// Header fields of the ISS record this game was read from (ID, players, ...), written
     /// back by `to_iss`.
     pub header: Vec<(String, String)>,
@@ -163,6 +181,14 @@ impl Game {
             variants,
             kontra: 0,
             re_open: false,
+            ramsch: false,
+            seat_points: [0; 3],
+            seat_tricks: [0; 3],
+            pusher: 0,
+            pushes: 0,
+            found: Vec::new(),
+            looked: [None; 3],
+            pushed: [None; 3],
             header: Vec::new(),
             recorded_result: None,
         }
@@ -191,6 +217,27 @@ impl Game {
     /// Kontra and Re said so far: 0 none, 1 Kontra, 2 Kontra and Re.
     pub fn kontra(&self) -> u8 {
         self.kontra
+    }
+    /// Whether the deal is played as a Ramsch.
+    pub fn is_ramsch(&self) -> bool {
+        self.ramsch
+    }
+    /// Ramsch: card points per seat so far (the skat is counted at the end).
+    pub fn seat_points(&self) -> [u32; 3] {
+        self.seat_points
+    }
+    /// Every skat picked up so far, as found (one in a normal game, up to three in
+    /// Schieberamsch).
+    pub fn found_skats(&self) -> &[Cards] {
+        &self.found
+    }
+    /// The game type that rules the card play: the contract's, grand in a Ramsch.
+    pub fn play_type(&self) -> Option<GameType> {
+        if self.ramsch {
+            Some(GameType::Grand)
+        } else {
+            self.contract.map(|k| k.game_type)
+        }
     }
     /// The highest bid so far (0 before the first bid).
     pub fn bid(&self) -> u16 {
@@ -277,6 +324,21 @@ impl Game {
                     v.push(Action::Pass);
                 }
             }
+            Phase::SkatDecision if self.ramsch => {
+                v.push(Action::PickUp);
+                v.push(Action::Pass);
+            }
+            Phase::Discarding if self.ramsch => {
+                let cards: Vec<Card> = self.hands[self.pusher as usize]
+                    .iter()
+                    .filter(|c| c.rank() != Rank::Jack)
+                    .collect();
+                for i in 0..cards.len() {
+                    for j in i + 1..cards.len() {
+                        v.push(Action::Discard(Cards::EMPTY.with(cards[i]).with(cards[j])));
+                    }
+                }
+            }
             Phase::SkatDecision => {
                 v.push(Action::PickUp);
                 v.extend(
@@ -306,7 +368,7 @@ impl Game {
                     return;
                 }
                 let seat = self.to_move.unwrap() as usize;
-                let gt = self.contract.unwrap().game_type;
+                let gt = self.play_type().unwrap();
                 let lead = self.trick.first().copied();
                 v.extend(
                     legal_cards(gt, self.hands[seat], lead)
@@ -331,7 +393,7 @@ impl Game {
         }
         let seat = self.to_move.unwrap() as usize;
         legal_cards(
-            self.contract.unwrap().game_type,
+            self.play_type().unwrap(),
             self.hands[seat],
             self.trick.first().copied(),
         )
@@ -341,6 +403,7 @@ impl Game {
     /// who has not played yet (the caller checks that it is her turn in card play).
     fn may_kontra(&self, seat: u8) -> bool {
         self.variants.kontra
+            && !self.ramsch
             && self.kontra == 0
             && self.declarer != Some(seat)
             && self.tricks.is_empty()
@@ -361,6 +424,9 @@ impl Game {
     }
 
     fn is_legal(&self, action: &Action) -> bool {
+        if self.ramsch && matches!(self.phase, Phase::SkatDecision | Phase::Discarding) {
+            return self.legal_actions().contains(action);
+        }
         match (self.phase, action) {
             (Phase::Bidding, Action::Bid(b)) => {
                 if self.auction.stage == 3 {
@@ -454,13 +520,26 @@ impl Game {
                 self.auction.awaiting_response = false;
                 self.to_move = Some(self.auction.bidder);
             }
+            Action::Pass if self.ramsch => self.next_pusher(),
             Action::Pass => self.do_pass(),
             Action::PickUp => {
                 let d = seat as usize;
+                self.found.push(self.skat);
+                if self.ramsch {
+                    self.looked[d] = Some(self.skat);
+                }
                 self.hands[d] = self.hands[d] | self.skat;
                 self.skat = Cards::EMPTY;
-                self.picked_up = true;
+                self.picked_up = !self.ramsch;
                 self.phase = Phase::Discarding;
+            }
+            Action::Discard(d) if self.ramsch => {
+                let s = seat as usize;
+                self.pushed[s] = Some(d);
+                self.hands[s] = self.hands[s] - d;
+                self.skat = d;
+                self.pushes += 1;
+                self.next_pusher();
             }
             Action::Discard(d) => self.do_discard(d),
             Action::Declare(k, None) => self.do_declare(k),
@@ -498,7 +577,11 @@ impl Game {
     fn do_pass(&mut self) {
         let a = self.auction;
         if a.stage == 3 {
-            self.finish(GameResult::passed());
+            if self.variants.ramsch {
+                self.start_ramsch();
+            } else {
+                self.finish(GameResult::passed());
+            }
             return;
         }
         // the one who passed leaves; the other survives this stage
@@ -561,6 +644,10 @@ impl Game {
             self.to_move = Some((seat + 1) % 3);
             return;
         }
+        if self.ramsch {
+            self.ramsch_trick();
+            return;
+        }
         let k = self.contract.unwrap();
         let gt = k.game_type;
         let cards = [self.trick[0], self.trick[1], self.trick[2]];
@@ -611,7 +698,9 @@ impl Game {
                     EndReason::Left(s)
                 };
                 self.history.push(Move { actor, action });
-                if self.phase == Phase::Playing {
+                if self.ramsch {
+                    self.finish(GameResult::penalty(s, reason, 0));
+                } else if self.phase == Phase::Playing {
                     if Some(s) == self.declarer {
                         self.finish_play(reason, false, true, false);
                     } else {
@@ -630,6 +719,9 @@ impl Game {
                 self,
                 "claims, resignations and hidden cards belong to card play",
             )),
+            (Action::Claim | Action::Resign, Actor::Seat(_)) if self.ramsch => {
+                Err(err(self, "nobody claims or resigns in a Ramsch"))
+            }
             (Action::Claim, Actor::Seat(s)) => {
                 if Some(s) != self.declarer {
                     return Err(err(self, "only the declarer can claim"));
@@ -748,109 +840,5 @@ impl Game {
             }
             (Some(rec), Some(ours)) => rec.differences(ours),
         }
-    }
-
-    // ----- views -----------------------------------------------------------------------
-
-    /// What `seat` may know: its own cards, the public history, an ouvert declarer's hand,
-    /// and the skat only for the declarer after a pick-up.
-    pub fn view(&self, seat: u8) -> View {
-        let is_declarer = self.declarer == Some(seat);
-        let open = self.contract.is_some_and(|k| k.ouvert) && self.phase != Phase::Over;
-        let history = self
-            .history
-            .iter()
-            .filter_map(|m| match m.action {
-                Action::Discard(_) if !is_declarer => None,
-                Action::Declare(k, Some(_)) if !is_declarer => Some(Move {
-                    actor: m.actor,
-                    action: Action::Declare(k, None),
-                }),
-                _ => Some(*m),
-            })
-            .collect();
-        View {
-            seat,
-            phase: self.phase,
-            to_move: self.to_move,
-            hand: self.hands[seat as usize],
-            bid: self.bid,
-            declarer: self.declarer,
-            contract: self.contract,
-            picked_up: self.picked_up,
-            leader: self.leader,
-            trick: self.trick.clone(),
-            tricks: self.tricks.clone(),
-            played: self.played(),
-            skat: if is_declarer && self.picked_up {
-                Some(self.deal.skat)
-            } else {
-                None
-            },
-            discard: if is_declarer && self.picked_up && self.phase as u8 >= Phase::Declaring as u8
-            {
-                Some(self.skat)
-            } else {
-                None
-            },
-            open_hand: match self.declarer {
-                Some(d) if open => Some(self.hands[d as usize]),
-                _ => None,
-            },
-            declarer_points: if is_declarer || self.phase == Phase::Over {
-                Some(self.declarer_points)
-            } else {
-                None
-            },
-            history,
-            legal: if self.to_move == Some(seat) {
-                self.legal_actions()
-            } else {
-                Vec::new()
-            },
-            result: self.result,
-            variants: self.variants,
-            kontra: self.kontra,
-        }
-    }
-}
-
-/// What one seat knows. Built by [`Game::view`]; holds no hidden card of another seat.
-#[derive(Clone, Debug)]
-pub struct View {
-    pub seat: u8,
-    pub phase: Phase,
-    pub to_move: Option<u8>,
-    pub hand: Cards,
-    pub bid: u16,
-    pub declarer: Option<u8>,
-    pub contract: Option<Contract>,
-    pub picked_up: bool,
-    pub leader: u8,
-    pub trick: Vec<Card>,
-    pub tricks: Vec<Trick>,
-    pub played: Vec<(u8, Card)>,
-    /// The skat as found, for the declarer after a pick-up.
-    pub skat: Option<Cards>,
-    /// The declarer's own discard.
-    pub discard: Option<Cards>,
-    /// An ouvert declarer's remaining cards.
-    pub open_hand: Option<Cards>,
-    /// The declarer's card points so far (only the declarer knows them during play: her
-    /// discard counts).
-    pub declarer_points: Option<u32>,
-    pub history: Vec<Move>,
-    pub legal: Vec<Action>,
-    pub result: Option<GameResult>,
-    /// The table variants.
-    pub variants: Variants,
-    /// Kontra and Re said so far (0, 1 or 2).
-    pub kontra: u8,
-}
-
-impl View {
-    /// The game type of the declared contract, if any.
-    pub fn game_type(&self) -> Option<GameType> {
-        self.contract.map(|k| k.game_type)
     }
 }
