@@ -427,9 +427,22 @@ class RefGame:
     holds all ten cards may say ``KO`` at her turn, once per game; after it the
     declarer may say ``RK`` at her turns until she plays a card. Neither passes
     the turn. Each doubles the value; ``bock`` doubles it once more.
+
+    With ``ramsch`` (rules.md, variants): when all pass the deal is a Ramsch,
+    played with grand's trumps, every seat for itself; the skat goes to the
+    winner of the last trick. With ``schieberamsch`` first each seat in turn
+    either takes the skat (``s``) and puts two cards back, no jack (one push,
+    doubling), or passes it on (``p``).
     """
 
-    def __init__(self, deal: list[str], kontra: bool = False, bock: bool = False) -> None:
+    def __init__(
+        self,
+        deal: list[str],
+        kontra: bool = False,
+        bock: bool = False,
+        ramsch: bool = False,
+        schieberamsch: bool = False,
+    ) -> None:
         """Start a deal from 32 cards in ISS order: 10 + 10 + 10 + skat 2."""
         if len(deal) != 32 or sorted(deal) != sorted(ALL_CARDS):
             raise ValueError("a deal is the 32 distinct cards")
@@ -468,6 +481,13 @@ class RefGame:
         self.kontra_said: bool = False
         self.re_said: bool = False
         self.declarer_cards_since_kontra: int = 0
+        self.ramsch_allowed: bool = ramsch or schieberamsch
+        self.schieben: bool = schieberamsch
+        self.is_ramsch: bool = False
+        self.pusher: int = 0
+        self.pushes: int = 0
+        self.seat_points: list[int] = [0, 0, 0]
+        self.seat_tricks: list[int] = [0, 0, 0]
 
     # -- queries ------------------------------------------------------------
 
@@ -485,6 +505,8 @@ class RefGame:
             if self.awaiting == "answer":
                 return self.responder
             return 0
+        if self.phase in ("ramsch_skat", "ramsch_push"):
+            return self.pusher
         if self.phase in ("skat", "discard", "declare"):
             return self.declarer
         if self.phase == "play":
@@ -499,6 +521,11 @@ class RefGame:
             if self.awaiting == "answer":
                 return ["y", "p"]
             return ["18", "p"]
+        if self.phase == "ramsch_skat":
+            return ["s", "p"]
+        if self.phase == "ramsch_push":
+            plain = sort_cards([c for c in self.hands[self.pusher] if c[1] != "J"])
+            return [a + "." + b for a, b in combinations(plain, 2)]
         if self.phase == "skat":
             return ["s", *hand_declarations(self.bid)]
         if self.phase == "discard":
@@ -511,6 +538,8 @@ class RefGame:
             seat = self.to_move
             assert seat is not None and self.game_type is not None
             tokens = sort_cards(legal_plays(self.game_type, self.hands[seat], self.trick))
+            if self.is_ramsch:
+                return tokens
             if (
                 self.kontra_allowed
                 and not self.kontra_said
@@ -541,6 +570,8 @@ class RefGame:
             return None
         if self.passed:
             return {"passed": True}
+        if self.is_ramsch:
+            return self._ramsch_result()
         assert self.declarer is not None and self.game_type is not None
         twelve = self.dealt[self.declarer] + self.skat
         res = game_value(
@@ -577,6 +608,8 @@ class RefGame:
             raise ValueError("the game is over")
         if self.phase == "auction":
             self._apply_auction(token)
+        elif self.phase in ("ramsch_skat", "ramsch_push"):
+            self._apply_ramsch_skat(token)
         elif self.phase == "skat":
             self._apply_skat(token)
         elif self.phase == "discard":
@@ -596,7 +629,11 @@ class RefGame:
         """Handle a bid, hold, pass, or forehand's 18."""
         self._require_legal(token)
         if self.awaiting == "forehand":
-            if token == "p":
+            if token == "p" and self.ramsch_allowed:
+                self.is_ramsch = True
+                self.game_type = "G"
+                self.phase = "ramsch_skat" if self.schieben else "play"
+            elif token == "p":
                 self.passed = True
                 self.phase = "over"
             else:
@@ -705,11 +742,82 @@ class RefGame:
         self.trick = []
         self.phase = "play"
 
+    def _apply_ramsch_skat(self, token: str) -> None:
+        """Schieberamsch: take the skat, push two cards (in either order), or pass it on."""
+        if "." in token:
+            token = ".".join(sort_cards(token.split(".")))
+        self._require_legal(token)
+        seat = self.pusher
+        if token == "s":
+            self.hands[seat] = self.hands[seat] + self.skat
+            self.skat = []
+            self.phase = "ramsch_push"
+            return
+        if token != "p":
+            cards = token.split(".")
+            self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
+            self.skat = list(cards)
+            self.pushes += 1
+        self.pusher += 1
+        self.phase = "play" if self.pusher == 3 else "ramsch_skat"
+
+    def _ramsch_trick(self) -> None:
+        """Close a Ramsch trick; after the tenth the skat goes to its winner."""
+        assert self.game_type == "G"
+        winner = (self.leader + trick_winner("G", self.trick)) % 3
+        self.seat_points[winner] += sum(points(c) for c in self.trick)
+        self.seat_tricks[winner] += 1
+        self.tricks_played += 1
+        self.trick = []
+        self.leader = winner
+        if self.tricks_played == 10:
+            self.seat_points[winner] += sum(points(c) for c in self.skat)
+            self.phase = "over"
+
+    def _ramsch_result(self) -> dict[str, Any]:
+        """Most points lose them (ties: all of them), Jungfrau doubles, Durchmarsch +120;
+        every push and Bock double."""
+        factor = 2**self.pushes * (2 if self.bock else 1)
+        pts, tricks = self.seat_points, self.seat_tricks
+        scores = [0, 0, 0]
+        through = [s for s in range(3) if tricks[s] == 10]
+        losers: list[int] = []
+        virgin = None
+        if through:
+            value = 120 * factor
+            scores[through[0]] = value
+        else:
+            virgin = next((s for s in range(3) if tricks[s] == 0), None)
+            most = max(pts)
+            value = -most * factor * (2 if virgin is not None else 1)
+            losers = [s for s in range(3) if pts[s] == most]
+            for s in losers:
+                scores[s] = value
+        return {
+            "passed": False,
+            "ramsch": True,
+            "value": value,
+            "scores": scores,
+            "points": list(pts),
+            "tricks": list(tricks),
+            "losers": losers,
+            "jungfrau": virgin,
+            "durchmarsch": through[0] if through else None,
+            "pushes": self.pushes,
+        }
+
     def _apply_card(self, token: str) -> None:
         """Play a card (or say Kontra or Re); close the trick and end the game when due."""
         self._require_legal(token)
         seat = self.to_move
-        assert seat is not None and self.game_type is not None and self.declarer is not None
+        assert seat is not None and self.game_type is not None
+        if self.is_ramsch:
+            self.hands[seat].remove(token)
+            self.trick.append(token)
+            if len(self.trick) == 3:
+                self._ramsch_trick()
+            return
+        assert self.declarer is not None
         if token == "KO":
             self.kontra_said = True
             return

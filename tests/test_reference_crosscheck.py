@@ -21,6 +21,13 @@ def compare_results(core: skat.GameResult, r: dict[str, object]) -> None:
     if r.get("passed"):
         assert core.passed
         return
+    if r.get("ramsch"):
+        o = core.ramsch
+        assert o is not None and core.declarer is None
+        assert core.value == r["value"] and core.scores == r["scores"]
+        for key in ("points", "tricks", "losers", "jungfrau", "durchmarsch", "pushes"):
+            assert o[key] == r[key], key
+        return
     assert core.declarer == r["declarer"]
     assert core.won == r["won"]
     assert core.value == r["value"]
@@ -107,17 +114,28 @@ def test_perft_known_small_positions() -> None:
     assert first == lead_clubs + lead_spades
 
 
-@pytest.mark.parametrize("variants", ["kontra", "kontra bock", "bock"])
+@pytest.mark.parametrize(
+    "variants", ["kontra", "kontra bock", "bock", "ramsch", "schieberamsch bock"]
+)
 def test_variants_agree_with_the_reference(variants: str) -> None:
-    """Kontra, Re and Bock: the same legal actions at every step and the same doubled
-    results; announcements are taken often, so that every window is exercised."""
+    """Kontra, Re, Bock, Ramsch and Schieberamsch: the same legal actions at every step and
+    the same results; announcements are taken often, so that every window is exercised, and
+    the auctions pass more often than at a real table, so that Ramsch comes up."""
     rng = random.Random(len(variants))
     kontra, bock = "kontra" in variants, "bock" in variants
+    ramsch, schieben = "ramsch" in variants, "schieberamsch" in variants
+    ramsches = 0
     levels = set()
     for seed in range(200):
         deal = skat.Deal.random(20_000 + seed)
         core = skat.Game(deal, variants=variants)
-        slow = ref.RefGame(deal.to_iss().split("."), kontra=kontra, bock=bock)
+        slow = ref.RefGame(
+            deal.to_iss().split("."),
+            kontra=kontra,
+            bock=bock,
+            ramsch=ramsch,
+            schieberamsch=schieben,
+        )
         while not core.is_over:
             assert core.to_move == slow.to_move
             legal = core.legal_actions()
@@ -125,6 +143,8 @@ def test_variants_agree_with_the_reference(variants: str) -> None:
             doubles = [a for a in legal if a.kind in ("kontra", "re")]
             take = doubles and rng.random() < 0.5
             a = doubles[0] if take else sensible_random_action(core, rng)
+            if core.phase == skat.Phase.BIDDING and rng.random() < 0.5:
+                a = next((x for x in legal if x.kind == "pass"), a)
             core.apply(a)
             slow.apply(str(a))
         assert slow.is_over
@@ -132,9 +152,11 @@ def test_variants_agree_with_the_reference(variants: str) -> None:
         compare_results(core.result, slow.result)
         assert core.result.bock == (bock and not core.result.passed)
         levels.add(core.result.kontra)
+        ramsches += core.ramsch
         again = skat.Game.from_iss(core.to_iss())
         assert again.result == core.result and again.variants == core.variants
     assert levels == ({0, 1, 2} if kontra else {0})
+    assert (ramsches > 20) == ramsch
 
 
 def _first_trick_sequences(game: skat.Game) -> int:

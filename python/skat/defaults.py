@@ -35,14 +35,19 @@ THREADS_ENV = "SKAT_THREADS"
 KERMIT_THRESHOLD = 0.6
 """Kermit bids while its win probability at the next bid is at least this (Kermit's B)."""
 
-KONTRA_THRESHOLD = 0.5
+KONTRA_THRESHOLD = 0.7
 """A PIMC defender says Kontra (tables with that variant) when its side wins at least this
-share of the sampled worlds after its best card. Doubling pays for the defenders from 1/3 on
-(the declarer's expected score changes sign there); the margin covers PIMC's optimism and the
-declarer's Re."""
+share of the sampled worlds after its best card. Doubling pays for the defenders once they
+win more than 1/3 of the games, but at the first trick PIMC's defender estimate is optimistic:
+in ``skat research kontra --games 1000 --seed 1`` the defenders won 31% of the games estimated
+at 0.6-0.7 and 40% of those at 0.7-0.8, and doubling from 0.7 on gained the most
+(``benchmarks/RESULTS.md``)."""
 
 RE_THRESHOLD = 0.8
-"""A PIMC declarer answers a Kontra with Re when she wins at least this share of the worlds."""
+"""A PIMC declarer answers a Kontra with Re when she wins at least this share of the worlds.
+Her estimate is pessimistic (in the same study she won 86% of the games estimated at
+0.8-0.9), but a Kontra says that a defender holds strong cards, which the study cannot
+show: the threshold stays well above the 2/3 where doubling starts to pay."""
 
 RAMSCH_WORLDS = 20
 """The most worlds a PIMC player searches per Ramsch decision (each world is one open-handed

@@ -461,11 +461,12 @@ fn ramsch_dict<'py>(
     o: &skat_core::ramsch::RamschOutcome,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("points", o.points.to_vec())?;
-    d.set_item("tricks", o.tricks.to_vec())?;
+    // as lists of ints (a Vec<u8> would become bytes)
+    d.set_item("points", o.points.map(u32::from).to_vec())?;
+    d.set_item("tricks", o.tricks.map(u32::from).to_vec())?;
     d.set_item(
         "losers",
-        (0..3u8)
+        (0..3u32)
             .filter(|s| o.losers >> s & 1 != 0)
             .collect::<Vec<_>>(),
     )?;

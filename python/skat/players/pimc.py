@@ -24,7 +24,7 @@ Options (spec ``pimc:worlds=160,seed=3``):
   (``skat bench solver --pcut``);
 - ``kontra``, ``re``: at a table with Kontra and Re, the share of worlds its side must win
   after its best card to say Kontra as a defender (default
-  :data:`skat.defaults.KONTRA_THRESHOLD`, 0.5) or Re as the declarer (default
+  :data:`skat.defaults.KONTRA_THRESHOLD`, 0.7) or Re as the declarer (default
   :data:`skat.defaults.RE_THRESHOLD`, 0.8); above 1: never.
 
 >>> from skat.players import make_player
