@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from skat._core import Action, Card, Game, GameType, Phase, Pimc, Solver, View
 from skat.players import Player, make_player
+from skat.players.ramsch import ramsch_rules_action
 from skat.players.rules import RulesPlayer
 from skat.seeds import derive_seed
 from skat.ui.analysis import GameAnalysis, analyze_game
@@ -60,7 +61,8 @@ class Advice:
 
         In card play: a Monte Carlo search over ``hint_worlds`` worlds consistent with what the
         person knows, with every legal card's win chance and expected card points. In the other
-        phases: the choice of an AI player of ``hint_spec``. Takes :attr:`lock` only
+        phases: the choice of an AI player of ``hint_spec``. In a Ramsch: the ``rules``
+        player's choice. Takes :attr:`lock` only
         to read the position, so a front end may call it while others read the session.
         """
         with self.lock:
@@ -70,6 +72,9 @@ class Advice:
             index = self.index
             seat = self.human_seat
         legal = view.legal_actions()
+        if view.ramsch:
+            action = ramsch_rules_action(view)
+            return Hint(action, f"The AI would {action_text(action, you=True)} (Ramsch rules).")
         with self._hint_lock:
             if view.phase == Phase.PLAY:
                 if len(legal) == 1:

@@ -119,10 +119,24 @@ def verb(base: str, you: bool) -> str:
     return base + "s"
 
 
+def ramsch_seats(result: GameResult) -> list[int]:
+    """The seats a Ramsch's result names: the one who made a Durchmarsch, else the losers
+    (empty for any other result)."""
+    o = result.ramsch
+    if o is None:
+        return []
+    return [o["durchmarsch"]] if o["durchmarsch"] is not None else list(o["losers"])
+
+
 def result_text(result: GameResult, name: str, you: bool) -> str:
     """The result in one sentence with the declarer's ``name`` as subject (``you``: it is
     the person): ``You win Grand: +72``, ``AI 1 loses Clubs hand: -96``, ``Passed in: nobody
-    plays.``"""
+    plays.``; in a Ramsch ``name`` are the seats of :func:`ramsch_seats` (``you``: the
+    person, or several): ``Ramsch: AI 2 loses -45``, ``You make a Durchmarsch: +120``."""
+    if result.ramsch is not None:
+        if result.ramsch["durchmarsch"] is not None:
+            return f"{name} {verb('make', you)} a Durchmarsch: {result.value:+d}"
+        return f"Ramsch: {name} {verb('lose', you)} {result.value:+d}"
     if result.contract is None or result.declarer is None:
         return "Passed in: nobody plays." if result.passed else f"Ended before play ({result.end})."
     outcome = verb("win" if result.won else "lose", you)
@@ -317,16 +331,49 @@ VALUATION_WORDS = {
     "points": "declarer {points} card points in {tricks} tricks, bid {bid}",
     "overbid": "overbid: {value} < bid {bid}; charged {charged} (lost)",
     "doubled": "{reasons}: {before} x {factor} = {value}",
+    "ramsch": "Ramsch: card points {points} (the skat to the last trick), tricks {tricks}",
+    "ramsch loses": "most points: {seats} with {points}",
+    "durchmarsch": "Durchmarsch: {seat} took every trick: +120",
+    "jungfrau": "Jungfrau ({seat} took no trick): x 2",
+    "pushed": "skat pushed {n} time(s): x {factor}",
+    "bock": "Bock: x 2",
+    "ramsch value": "score {value} (no Seeger-Fabian points in a Ramsch)",
     "won": "won: +{value}; Seeger-Fabian: {value} + 50 = {sf}",
     "lost": "lost: -2 x {value} = {double}; Seeger-Fabian: {double} - 50 = {sf}, each defender +40",
 }
 """The words of :func:`valuation` (another language passes its own, with the same keys)."""
 
 
+def ramsch_lines(result: GameResult, words: dict[str, str], seat_names: Sequence[str]) -> list[str]:
+    """How a Ramsch's score comes about, in ``words``, seats named by ``seat_names``."""
+    o = result.ramsch
+    assert o is not None
+    lines = [
+        words["ramsch"].format(
+            points=" / ".join(str(p) for p in o["points"]),
+            tricks=" / ".join(str(t) for t in o["tricks"]),
+        )
+    ]
+    if o["durchmarsch"] is not None:
+        lines.append(words["durchmarsch"].format(seat=seat_names[o["durchmarsch"]]))
+    else:
+        losers = ", ".join(seat_names[s] for s in o["losers"])
+        lines.append(words["ramsch loses"].format(seats=losers, points=max(o["points"])))
+        if o["jungfrau"] is not None:
+            lines.append(words["jungfrau"].format(seat=seat_names[o["jungfrau"]]))
+    if o["pushes"]:
+        lines.append(words["pushed"].format(n=o["pushes"], factor=2 ** o["pushes"]))
+    if result.bock:
+        lines.append(words["bock"])
+    lines.append(words["ramsch value"].format(value=f"{result.value:+d}"))
+    return lines
+
+
 def valuation(
     result: GameResult,
     words: dict[str, str] = VALUATION_WORDS,
     contract_words: dict[str, str] = CONTRACT_WORDS,
+    seat_names: Sequence[str] = SEAT_NAMES,
 ) -> Valuation:
     """The full valuation of a result: matadors, levels, multiplier, overbid and scores, in
     ``words`` (and contract names in ``contract_words``).
@@ -339,6 +386,10 @@ def valuation(
     scores = (result.scores[0], result.scores[1], result.scores[2])
     if result.passed:
         return Valuation((words["passed"],), None, None, 0, scores)
+    if result.ramsch is not None:
+        return Valuation(
+            tuple(ramsch_lines(result, words, seat_names)), None, None, result.value, scores
+        )
     contract = result.contract
     if contract is None or result.declarer is None:
         line = words["ended"].format(end=result.end)

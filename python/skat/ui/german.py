@@ -43,6 +43,7 @@ _VERBS = {
     "take": ("bekommst", "bekommt"),
     "be": ("bist", "ist"),
     "say": ("sagst", "sagt"),
+    "make": ("machst", "macht"),
 }
 
 
@@ -87,7 +88,12 @@ def action_text(action: Action, you: bool = False) -> str:
 
 
 def result_text(result: GameResult, name: str, you: bool) -> str:
-    """``Du gewinnst Grand: +72``, ``KI 1 verliert Kreuz Hand: -96``, ``Eingepasst: ...``."""
+    """``Du gewinnst Grand: +72``, ``KI 1 verliert Kreuz Hand: -96``, ``Eingepasst: ...``,
+    ``Ramsch: KI 2 verliert -45``, ``Du machst einen Durchmarsch: +120``."""
+    if result.ramsch is not None:
+        if result.ramsch["durchmarsch"] is not None:
+            return f"{name} {verb('make', you)} einen Durchmarsch: {result.value:+d}"
+        return f"Ramsch: {name} {verb('lose', you)} {result.value:+d}"
     if result.contract is None or result.declarer is None:
         if result.passed:
             return "Eingepasst: niemand spielt."
@@ -113,6 +119,13 @@ VALUATION_WORDS = {
     "points": "Alleinspieler {points} Augen in {tricks} Stichen, gereizt bis {bid}",
     "overbid": "überreizt: {value} < {bid}; berechnet {charged} (verloren)",
     "doubled": "{reasons}: {before} x {factor} = {value}",
+    "ramsch": "Ramsch: Augen {points} (der Skat zum letzten Stich), Stiche {tricks}",
+    "ramsch loses": "die meisten Augen: {seats} mit {points}",
+    "durchmarsch": "Durchmarsch: {seat} bekommt jeden Stich: +120",
+    "jungfrau": "Jungfrau ({seat} ohne Stich): x 2",
+    "pushed": "Skat {n}-mal geschoben: x {factor}",
+    "bock": "Bock: x 2",
+    "ramsch value": "Ergebnis {value} (im Ramsch ohne Seeger-Fabian-Punkte)",
     "won": "gewonnen: +{value}; Seeger-Fabian: {value} + 50 = {sf}",
     "lost": "verloren: -2 x {value} = {double}; Seeger-Fabian: {double} - 50 = {sf},"
     " jeder Gegenspieler +40",
@@ -121,7 +134,7 @@ VALUATION_WORDS = {
 
 def valuation_lines(result: GameResult) -> list[str]:
     """How the result's value comes about, step by step (:func:`skat.ui.common.valuation`)."""
-    return list(common.valuation(result, VALUATION_WORDS, CONTRACT_WORDS).lines)
+    return list(common.valuation(result, VALUATION_WORDS, CONTRACT_WORDS, SEAT_NAMES).lines)
 
 
 def infinitive(action: Action) -> str:

@@ -32,6 +32,8 @@ from skat.ui.common import (
     action_text,
     contract_name,
     parse_action,
+    ramsch_seats,
+    result_text,
     valuation,
     verb,
 )
@@ -178,6 +180,11 @@ class TerminalGame:
         r = g.result
         assert r is not None
         self.console.rule("Result")
+        named = ramsch_seats(r)
+        if named:
+            me = self.s.human_seat
+            who = " & ".join(self.who(x) for x in named)
+            self.console.print(result_text(r, who, me in named or len(named) > 1))
         if r.declarer is not None and r.contract is not None:
             you = r.declarer == self.s.human_seat
             outcome = verb("win" if r.won else "lose", you)

@@ -13,6 +13,7 @@ from skat._core import Action, Card, Cards, Contract, GameType, Phase, matadors
 from skat.ui import words
 from skat.ui.common import (
     card_text,
+    ramsch_seats,
     valuation,
 )
 from skat.ui.session import Session
@@ -159,6 +160,7 @@ def session_state(
         "busy": busy,
         "game": s.index + 1,
         "doubling": ["Kontra", "Re"][: g.kontra] + (["Bock"] if "bock" in g.variants else []),
+        "ramsch": g.ramsch,
         "games": s.games,
         "seed": s.seed,
         "you": me,
@@ -205,7 +207,14 @@ def session_state(
             if declarer_you or r.declarer is None
             else words.display_name(s.names[s.chair_at(r.declarer)], lang)
         )
-        text = words.result_sentence(r, name, declarer_you, lang)
+        named = ramsch_seats(r)
+        if named:  # a Ramsch: its losers, or who made a Durchmarsch
+            declarer_you = me in named
+            name = " & ".join(
+                you_name if x == me else words.display_name(s.names[s.chair_at(x)], lang)
+                for x in named
+            )
+        text = words.result_sentence(r, name, declarer_you or len(named) > 1, lang)
         state["result"] = {
             "text": text,
             "won": r.won,

@@ -18,7 +18,9 @@ let socket = null;
 // ----- the session ----------------------------------------------------------------------
 
 function chosenVariants() {
-  return ["kontra", "bock"].filter((v) => document.getElementById(`new-${v}`).checked).join(" ");
+  const words = ["kontra", "bock"].filter((v) => document.getElementById(`new-${v}`).checked);
+  const ramsch = document.getElementById("new-ramsch").value;
+  return (ramsch ? [...words, ramsch] : words).join(" ");
 }
 
 async function newList(event) {
@@ -294,6 +296,10 @@ function drawActions() {
       box.append(select, go);
     }
     for (const a of legal.filter((x) => x.kind === "hold" || x.kind === "pass")) box.append(button(a.label, a.token, { class: a.kind }));
+  } else if (state.phase === "skat" && state.ramsch) {
+    // Schieberamsch: look at the skat and push two cards on (doubles), or pass it on unseen
+    box.append(button(tr("Pick up the skat"), "s", { class: "pickup" }));
+    box.append(button(tr("Pass it on"), "p", { class: "pass" }));
   } else if (state.phase === "skat") {
     box.append(button(tr("Pick up the skat"), "s", { class: "pickup" }));
     const hand = legal.filter((a) => a.kind === "declare");
@@ -513,7 +519,8 @@ function draw() {
   } else if (state.declarer !== null) {
     const d = state.players[state.declarer];
     banner.textContent = d.you ? tr("You win the auction at {bid}", { bid: state.bid }) : tr("{name} wins the auction at {bid}", { name: d.name, bid: state.bid });
-  } else banner.textContent = state.bid ? tr("bidding: {bid}", { bid: state.bid }) : tr("bidding");
+  } else if (state.ramsch) banner.textContent = tr("Ramsch: the fewest card points win");
+  else banner.textContent = state.bid ? tr("bidding: {bid}", { bid: state.bid }) : tr("bidding");
   // Kontra, Re and Bock double the game: shown after the contract
   if (state.doubling && state.doubling.length) banner.textContent += " · " + state.doubling.join(" · ");
   const open = document.getElementById("open-hand");

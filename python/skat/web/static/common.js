@@ -21,6 +21,7 @@ const GERMAN_RANKS = { J: "U", Q: "O" };
 // German words of the page; the English text is the key ({name}-style placeholders).
 const GERMAN = {
   "Your seat": "Dein Platz", "forehand": "Vorhand", "middlehand": "Mittelhand", "rearhand": "Hinterhand",
+  "Pass it on": "Weiterschieben", "All pass": "Alle passen", "passed in": "eingepasst", "Ramsch: the fewest card points win": "Ramsch: die wenigsten Augen gewinnen",
   "Games": "Spiele", "rated": "gewertet", "Seed": "Seed", "New list": "Neue Liste", "Play with friends": "Mit Freunden spielen",
   "link to this list": "Link zu dieser Liste", "Hint": "Tipp", "Auction": "Reizen",
   "Score sheet": "Spielliste", "Take back": "Zurücknehmen", "Claim the rest": "Rest beanspruchen",
