@@ -285,3 +285,38 @@ def test_phone_width_shows_the_whole_hand_without_horizontal_scrolling() -> None
             assert sizes["scroll"] <= sizes["client"], sizes
     finally:
         d.quit()
+
+
+def test_kontra_and_a_ramsch_by_clicking(driver: WebDriver) -> None:
+    """A list with Kontra and Ramsch chosen in the form: the person passes every auction,
+    says Kontra with the button as a defender, then plays a Ramsch (this seed: the second
+    game is passed by all three)."""
+    from selenium.webdriver.support.select import Select
+
+    d = driver
+    with BackgroundServer(Tables(opponents=["rules"], pace=0, hint_worlds=10)) as server:
+        d.get(server.url + "/")
+        wait_for(d, lambda: ready(d), what="the first state")
+        d.find_element(By.ID, "new-kontra").click()
+        Select(d.find_element(By.ID, "new-ramsch")).select_by_value("ramsch")
+        new_list(d, seed=5, games=2)
+        said = False
+        while body(d, "over") != "true":
+            if d.find_elements(By.CSS_SELECTOR, "#actions button.kontra"):
+                click_and_wait(d, "#actions button.kontra")
+                said = True
+                assert "Kontra" in d.find_element(By.ID, "contract-banner").text
+                continue
+            step(d, max_bid=0)
+        assert said
+        lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#valuation li")]
+        assert any(line.startswith("Kontra: ") for line in lines), lines
+        click_and_wait(d, "#next-game")
+        while body(d, "over") != "true":
+            if body(d, "phase") == "play":
+                assert "Ramsch" in d.find_element(By.ID, "contract-banner").text
+            step(d, max_bid=0)
+        result = d.find_element(By.ID, "result-text").text
+        assert result.startswith("Ramsch: ") or "Durchmarsch" in result, result
+        lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#valuation li")]
+        assert lines[0].startswith("Ramsch: card points"), lines
