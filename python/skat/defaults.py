@@ -53,6 +53,11 @@ RAMSCH_WORLDS = 20
 """The most worlds a PIMC player searches per Ramsch decision (each world is one open-handed
 Ramsch search: about 0.2 s at the second trick, milliseconds from the fourth on)."""
 
+RAMSCH_STUDY_PLAYER = "kermit:worlds=10"
+"""``skat research ramsch``: the candidate."""
+RAMSCH_STUDY_DEALS = 200
+"""``skat research ramsch``: deals (four games each)."""
+
 KONTRA_STUDY_PLAYER = "kermit:worlds=10,points=false"
 """``skat research kontra``: who plays the games."""
 KONTRA_STUDY_JUDGE = "kermit:worlds=20,points=false"

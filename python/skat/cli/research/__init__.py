@@ -36,9 +36,21 @@ def _modules() -> list[ModuleType]:
         kuhn,
         prefix_trees,
         properties,
+        ramsch,
         spades,
         synthetic,
         thresholds,
     )
 
-    return [kuhn, synthetic, properties, bcd, prefix_trees, spades, thresholds, iimc, kontra]
+    return [
+        kuhn,
+        synthetic,
+        properties,
+        bcd,
+        prefix_trees,
+        spades,
+        thresholds,
+        iimc,
+        kontra,
+        ramsch,
+    ]
