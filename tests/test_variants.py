@@ -164,3 +164,18 @@ def test_the_kontra_study_is_consistent_and_repeatable() -> None:
         assert decisions == sorted(decisions, reverse=True) and decisions[-1] == 0
     # at threshold 0 the declarer doubles every game she declared
     assert a["gains"]["re"][0]["decisions"] == len(declarers)
+
+
+def test_research_ramsch_runs_from_the_command_line(tmp_path: object) -> None:
+    import json
+    from pathlib import Path
+
+    from skat.cli import main
+
+    out = Path(str(tmp_path)) / "ramsch.json"
+    argv = ["research", "ramsch", "--player", "pimc:worlds=3,threads=1", "--deals", "2"]
+    assert main([*argv, "--seed", "3", "--workers", "1", "--json", str(out)]) == 0
+    r = json.loads(out.read_text())
+    assert r["deals"] == 2 and len(r["per_deal"]) == 2
+    assert 0.0 <= r["candidate_loser_rate"] <= 1.0
+    assert main(["research", "ramsch", "--variants", "kontra", "--deals", "1"]) == 2
