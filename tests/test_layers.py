@@ -18,7 +18,15 @@ PACKAGE = Path(__file__).resolve().parent.parent / "python" / "skat"
 # Lowest first. A name stands for the module and everything below it.
 LAYERS: list[tuple[str, ...]] = [
     ("skat._core",),
-    ("skat", "skat.records", "skat.display", "skat.defaults", "skat.seeds", "skat.parallel"),
+    (
+        "skat",
+        "skat.records",
+        "skat.display",
+        "skat.defaults",
+        "skat.seeds",
+        "skat.parallel",
+        "skat.variants",
+    ),
     (
         "skat.bidding",
         "skat.inference",
