@@ -88,7 +88,9 @@ def score_sheet(names: tuple[str, str, str], finished: Sequence[Game], games: in
             scores[(seat + i) % 3] = r.scores[seat]
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         declarer = None if r.declarer is None else (r.declarer + i) % 3
-        if r.contract is None:
+        if r.ramsch is not None:
+            contract = "Ramsch"
+        elif r.contract is None:
             contract = "passed in" if r.passed else r.end
         else:
             contract = contract_name(r.contract)
