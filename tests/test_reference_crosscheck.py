@@ -198,3 +198,23 @@ def test_first_trick_counts_with_kontra() -> None:
         for t in [*auction, "GH"]:
             plain.apply(t)
         assert with_kontra > _first_trick_sequences(plain)
+
+
+def test_perft_of_ramsch_endgames() -> None:
+    """Play sequences of Ramsch endgames (grand order, no declarer, nothing ends early):
+    the fast and slow core counts and the reference agree."""
+    rng = random.Random(9)
+    for seed in range(40):
+        deal = skat.Deal.random(30_000 + seed)
+        core = skat.Game(deal, variants="ramsch")
+        slow = ref.RefGame(deal.to_iss().split("."), ramsch=True)
+        for t in ("p", "p", "p"):
+            core.apply(t)
+            slow.apply(t)
+        tricks_left = 2 + seed % 3
+        while len(core.tricks) < 10 - tricks_left or core.trick:
+            a = rng.choice(core.legal_actions())
+            core.apply(a)
+            slow.apply(str(a))
+        fast = skat.perft(core)
+        assert fast == skat.perft(core, fast=False) == ref.count_play_sequences(slow)
