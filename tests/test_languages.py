@@ -112,3 +112,18 @@ def test_the_page_in_german_with_german_cards() -> None:
             d.save_screenshot("/tmp/skat-german.png")
     finally:
         d.quit()
+
+
+def test_the_terminal_words_have_the_same_keys_and_fields_in_both_languages() -> None:
+    import string
+
+    from skat.ui.terminal_words import TERMINAL_WORDS
+
+    en, de = TERMINAL_WORDS["en"], TERMINAL_WORDS["de"]
+    assert en.keys() == de.keys()
+
+    def fields(text: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+    for key in en:
+        assert fields(en[key]) == fields(de[key]), key

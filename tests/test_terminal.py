@@ -184,3 +184,57 @@ def test_skat_play_in_tmux_shows_the_table() -> None:
         subprocess.run(["tmux", "send-keys", "-t", name, "q", "Enter"], check=True)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], check=False)
+
+
+def answer_de(text: str) -> str:
+    """A legal answer from a German prompt: pass every auction, pass the skat on, play the
+    first card."""
+    last = text.rsplit("\n", 1)[-1]
+    if last.startswith("Dein Gebot") or last.endswith("halten? (y = halten, p = passen) > "):
+        return "p"
+    if "halten?" in last:
+        return "p"
+    if "weiterschieben" in last:
+        return "p"
+    if "Spiel eine Karte" in last:
+        return "1"
+    raise AssertionError(f"unexpected prompt: {last!r}")
+
+
+def test_skat_play_in_german_with_schieberamsch() -> None:
+    """``--lang de``: the terminal's words in German; a list with Schieberamsch where the
+    person passes every auction (this seed: the first game is passed by all three)."""
+    child = spawn(
+        "play",
+        "--opponents",
+        "rules",
+        "--seed",
+        "5",
+        "--games",
+        "2",
+        "--lang",
+        "de",
+        "--variants",
+        "schieberamsch,kontra",
+    )
+    try:
+        text = prompt(child)
+        assert "Spiel 1 von 2" in text and "Deine Karten" in text and "Tischvarianten" in text
+        child.sendline("help")
+        assert "Tippe die Aktion" in prompt(child)
+        while "Enter = nächstes Spiel" not in text:
+            child.sendline(answer_de(text))
+            text = prompt(child)
+        assert "Ergebnis" in text and "Spielliste" in text and "Pik" in text, text
+        child.sendline("")  # the second game: all three pass, a Schieberamsch
+        text = prompt(child)
+        assert "Spiel 2 von 2" in text
+        while "Liste fertig" not in text:
+            child.sendline(answer_de(text))
+            text = prompt(child)
+        assert "Ramsch: " in text and "Augen" in text and "Ramsch" in text, text
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0

@@ -94,7 +94,7 @@ def _play_interactive(args: argparse.Namespace, console: Console) -> int:
         games=args.games,
         variants=args.variants,
     )
-    return terminal.run(session, console, records=args.records)
+    return terminal.run(session, console, records=args.records, lang=args.lang)
 
 
 def check_serve(args: argparse.Namespace) -> None:
@@ -165,6 +165,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help="write the list's ISS records at the end",
     )
     pl.add_argument("--variants", type=checks.variants, default="", help=checks.VARIANTS_HELP)
+    pl.add_argument(
+        "--lang",
+        choices=("en", "de"),
+        default="en",
+        help="the terminal's language: en (English, the default) or de (German)",
+    )
     pl.add_argument("--watch", action="store_true", help="watch three AI players")
     pl.add_argument(
         "--players",

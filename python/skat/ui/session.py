@@ -499,9 +499,10 @@ class Session(Advice):
 
     # ----- what people read ----------------------------------------------------------------
 
-    def sheet(self) -> ScoreSheet:
-        """The Seeger-Fabian score sheet of the finished games (by chair)."""
-        return score_sheet(self.names, self._finished, self.games)
+    def sheet(self, lang: str = "en") -> ScoreSheet:
+        """The Seeger-Fabian score sheet of the finished games (by chair), its game names in
+        ``lang``."""
+        return score_sheet(self.names, self._finished, self.games, lang)
 
     def record(self, index: int) -> str:
         """Game ``index`` (started, finished or not) as an ISS record line with the names."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from skat._core import Game
-from skat.ui.common import contract_name
+from skat.ui import words
 
 __all__ = ["ScoreSheet", "SheetRow", "score_sheet"]
 
@@ -75,7 +75,9 @@ class ScoreSheet:
         }
 
 
-def score_sheet(names: tuple[str, str, str], finished: Sequence[Game], games: int) -> ScoreSheet:
+def score_sheet(
+    names: tuple[str, str, str], finished: Sequence[Game], games: int, lang: str = "en"
+) -> ScoreSheet:
     """The sheet of the ``finished`` games of a list of ``games`` (game ``i`` puts chair ``c``
     at seat ``(c - i) % 3``)."""
     rows: list[SheetRow] = []
@@ -91,9 +93,10 @@ def score_sheet(names: tuple[str, str, str], finished: Sequence[Game], games: in
         if r.ramsch is not None:
             contract = "Ramsch"
         elif r.contract is None:
-            contract = "passed in" if r.passed else r.end
+            passed = "eingepasst" if lang == "de" else "passed in"
+            contract = passed if r.passed else r.end
         else:
-            contract = contract_name(r.contract)
+            contract = words.contract_text(r.contract, lang)
         rows.append(
             SheetRow(
                 i + 1,

@@ -22,33 +22,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from skat._core import Action, Card, Cards, GameType, Phase, matadors
+from skat._core import Action, Card, Cards, Contract, GameType, Phase, matadors
 from skat.display import card_markup, hand_markup
-from skat.ui.common import (
-    SEAT_NAMES,
-    TYPE_NAMES,
-    InputError,
-    UiError,
-    action_text,
-    contract_name,
-    parse_action,
-    ramsch_seats,
-    result_text,
-    valuation,
-    verb,
-)
+from skat.ui import words
+from skat.ui.common import InputError, UiError, parse_action, ramsch_seats
 from skat.ui.session import Session
+from skat.ui.terminal_words import HELP_EN, TERMINAL_WORDS
 
 __all__ = ["TerminalGame", "run"]
 
-HELP = """\
-Type the action shown in the prompt: a bid (18), y to hold, p to pass, s to pick up the skat,
-a contract (G, C, S, H, D, N, NO; hand: GH, CHS, NOH, ...), two cards to put away (CJ ST), or
-a card to play: its number in the prompt, or its name (CJ, HT or H10, ♥10).
-Also at any prompt: hint (or ?) for the AI's advice, sheet for the score sheet, table to show
-the table again, help, quit (or q). In card play: undo takes back your last card, claim (as
-declarer) claims the rest, concede gives the rest up (as declarer: resign); a claim or a
-concession is accepted only when it is certain with every card known."""
+HELP = HELP_EN
+"""The English help text (``TERMINAL_WORDS[lang]["help"]`` for each language)."""
 
 Reader = Callable[[str], str]
 
@@ -61,7 +45,7 @@ class TerminalGame:
     """Draws a :class:`Session` on a rich console and reads the person's moves.
 
     ``read(prompt)`` returns one line of input (``EOFError`` ends the session); the default
-    reads the console.
+    reads the console. ``lang``: ``en`` or ``de`` (:mod:`skat.ui.terminal_words`).
     """
 
     def __init__(
@@ -70,7 +54,10 @@ class TerminalGame:
         console: Console,
         read: Reader | None = None,
         records: str | None = None,
+        lang: str = "en",
     ) -> None:
+        self.lang = words.check_lang(lang)
+        self.t = TERMINAL_WORDS[self.lang]
         self.s = session
         self.console = console
         self.read: Reader = read if read is not None else self._console_read
@@ -85,9 +72,16 @@ class TerminalGame:
     def who(self, seat: int) -> str:
         """``You`` or the AI's name with its seat, as markup."""
         if seat == self.s.human_seat:
-            return "[bold cyan]You[/]"
-        name = self.s.names[self.s.chair_at(seat)]
-        return f"[bold magenta]{escape(name)}[/] [dim]({SEAT_NAMES[seat]})[/]"
+            return self.t["you"]
+        name = words.display_name(self.s.names[self.s.chair_at(seat)], self.lang)
+        return f"[bold magenta]{escape(name)}[/] [dim]({words.seat_name(seat, self.lang)})[/]"
+
+    def verb(self, base: str, seat: int) -> str:
+        """``base`` agreeing with the player at ``seat`` (the person or not)."""
+        return words.verb(base, seat == self.s.human_seat, self.lang)
+
+    def contract(self, contract: Contract) -> str:
+        return words.contract_text(contract, self.lang)
 
     def game_type(self) -> GameType | None:
         contract = self.s.game.contract
@@ -97,17 +91,25 @@ class TerminalGame:
         view = self.s.view()
         contract = self.s.game.contract
         gt = None if contract is None else contract.game_type
-        label = "Your hand" if contract is None else f"Your hand ({contract_name(contract)})"
+        label = (
+            self.t["your_hand"]
+            if contract is None
+            else self.t["your_hand_in"].format(contract=self.contract(contract))
+        )
         self.console.print(f"{label}: {hand_markup(view.hand, gt)}")
 
     def show_start(self) -> None:
         s = self.s
-        self.console.rule(f"Game {s.index + 1} of {s.games}")
-        dealer = s.names[s.chair_at(2)]
+        self.console.rule(self.t["game_rule"].format(n=s.index + 1, total=s.games))
+        dealer = words.display_name(s.names[s.chair_at(2)], self.lang)
+        seats = ", ".join(
+            f"{words.seat_name(i, self.lang)} {escape(words.display_name(n, self.lang))}"
+            for i, n in enumerate(s.seat_names())
+        )
         self.console.print(
-            f"You are [bold]{SEAT_NAMES[s.human_seat]}[/bold]; {escape(dealer)} dealt."
-            f" Seats: "
-            + ", ".join(f"{SEAT_NAMES[i]} {escape(n)}" for i, n in enumerate(s.seat_names()))
+            self.t["you_are"].format(
+                seat=words.seat_name(s.human_seat, self.lang), dealer=escape(dealer), seats=seats
+            )
         )
         self.show_hand()
 
@@ -118,21 +120,27 @@ class TerminalGame:
         view = s.view()
         if g.contract is not None and g.declarer is not None:
             self.console.print(
-                f"{self.who(g.declarer)} {verb('play', g.declarer == s.human_seat)}"
-                f" {contract_name(g.contract)} (bid {g.bid});"
-                f" tricks so far: {len(g.tricks)}"
+                self.t["plays_line"].format(
+                    who=self.who(g.declarer),
+                    verb=self.verb("play", g.declarer),
+                    contract=self.contract(g.contract),
+                    bid=g.bid,
+                    n=len(g.tricks),
+                )
             )
         if view.open_hand is not None and g.declarer != s.human_seat and g.declarer is not None:
-            self.console.print(f"Open hand: {hand_markup(view.open_hand, self.game_type())}")
+            cards = hand_markup(view.open_hand, self.game_type())
+            self.console.print(self.t["open_hand"].format(cards=cards))
         if view.trick:
-            self.console.print("Trick: " + self._trick_markup(view.leader, view.trick))
+            cards = self._trick_markup(view.leader, view.trick)
+            self.console.print(self.t["trick_so_far"].format(cards=cards))
         self.show_hand()
 
     def _trick_markup(self, leader: int, cards: Sequence[Card]) -> str:
         parts = []
         for i, c in enumerate(cards):
             seat = (leader + i) % 3
-            name = self.s.names[self.s.chair_at(seat)]
+            name = words.display_name(self.s.names[self.s.chair_at(seat)], self.lang)
             parts.append(f"{escape(name)} {card_markup(c)}")
         return ", ".join(parts)
 
@@ -142,32 +150,43 @@ class TerminalGame:
         you = seat == self.s.human_seat
         kind = action.kind
         if kind == "discard" and not you:
-            self.console.print(f"{self.who(seat)} puts two cards away")
+            self.console.print(self.t["puts_away"].format(who=self.who(seat)))
         elif kind == "play" and action.card is not None:
-            self.console.print(f"  {self.who(seat)} {verb('play', you)} {card_markup(action.card)}")
+            card = card_markup(action.card)
+            self.console.print(f"  {self.who(seat)} {self.verb('play', seat)} {card}")
         elif kind == "declare" and action.contract is not None:
             c = action.contract
             self.console.print(
-                f"{self.who(seat)} {verb('declare', you)} [bold]{contract_name(c)}[/] (bid {g.bid})"
+                self.t["declares"].format(
+                    who=self.who(seat),
+                    verb=self.verb("declare", seat),
+                    contract=self.contract(c),
+                    bid=g.bid,
+                )
             )
             if c.ouvert and not you and g.declarer is not None:
                 hand = self.s.view().open_hand
                 if hand is not None:
-                    self.console.print(f"Open hand: {hand_markup(hand, c.game_type)}")
+                    shown_hand = hand_markup(hand, c.game_type)
+                    self.console.print(self.t["open_hand"].format(cards=shown_hand))
         elif kind == "pickup" and you:
             view = self.s.view()
             skat = view.skat
             shown = hand_markup(skat) if skat is not None else ""
-            self.console.print(f"You pick up the skat: {shown}")
+            self.console.print(self.t["you_pick_up"].format(cards=shown))
         else:
-            text = action_text(action, you=you)
+            text = words.action_phrase(action, you, self.lang)
             self.console.print(f"{self.who(seat)} {escape(text)}")
         if kind == "play" and not g.trick and g.tricks:
             _, cards, winner = g.tricks[-1]
             pts = sum(c.points for c in cards)
-            takes = verb("take", winner == self.s.human_seat)
             self.console.print(
-                f"  -> {self.who(winner)} {takes} trick {len(g.tricks)} ({pts} points)"
+                self.t["takes_trick"].format(
+                    who=self.who(winner),
+                    verb=self.verb("take", winner),
+                    n=len(g.tricks),
+                    points=pts,
+                )
             )
 
     def show_notes(self) -> None:
@@ -179,41 +198,41 @@ class TerminalGame:
         g = self.s.game
         r = g.result
         assert r is not None
-        self.console.rule("Result")
+        self.console.rule(self.t["result_rule"])
         named = ramsch_seats(r)
         if named:
             me = self.s.human_seat
             who = " & ".join(self.who(x) for x in named)
-            self.console.print(result_text(r, who, me in named or len(named) > 1))
+            you = me in named or len(named) > 1
+            self.console.print(words.result_sentence(r, who, you, self.lang))
         if r.declarer is not None and r.contract is not None:
-            you = r.declarer == self.s.human_seat
-            outcome = verb("win" if r.won else "lose", you)
+            outcome = self.verb("win" if r.won else "lose", r.declarer)
             verdict = f"[green]{outcome}[/green]" if r.won else f"[red]{outcome}[/red]"
             self.console.print(
-                f"{self.who(r.declarer)} {verdict} {contract_name(r.contract)}: {r.value:+d}"
+                f"{self.who(r.declarer)} {verdict} {self.contract(r.contract)}: {r.value:+d}"
             )
         skat = g.deal.skat
+        put_away = g.picked_up and g.skat
         self.console.print(
-            f"Skat dealt: {hand_markup(skat)}"
-            + (f"; put away: {hand_markup(g.skat)}" if g.picked_up and g.skat else "")
+            self.t["skat_dealt"].format(cards=hand_markup(skat))
+            + (self.t["put_away"].format(cards=hand_markup(g.skat)) if put_away else "")
         )
-        for line in valuation(r).lines:
+        for line in words.valuation_lines(r, self.lang):
             self.console.print(f"  {escape(line)}")
         self.show_sheet()
 
     def show_sheet(self) -> None:
-        sheet = self.s.sheet()
-        table = Table(
-            title=f"Score sheet (Seeger-Fabian), {len(sheet.rows)} of {sheet.games} games"
-        )
+        sheet = self.s.sheet(self.lang)
+        table = Table(title=self.t["sheet_title"].format(n=len(sheet.rows), total=sheet.games))
         table.add_column("#", justify="right")
-        table.add_column("declarer")
-        table.add_column("game")
-        table.add_column("value", justify="right")
-        for name in sheet.names:
+        table.add_column(self.t["col_declarer"])
+        table.add_column(self.t["col_game"])
+        table.add_column(self.t["col_value"], justify="right")
+        names = [words.display_name(n, self.lang) for n in sheet.names]
+        for name in names:
             table.add_column(escape(name), justify="right")
         for row in sheet.rows:
-            who = "" if row.declarer is None else sheet.names[row.declarer]
+            who = "" if row.declarer is None else names[row.declarer]
             table.add_row(
                 str(row.number),
                 escape(who),
@@ -223,31 +242,31 @@ class TerminalGame:
             )
         tally = [sheet.tally(c) for c in range(3)]
         table.add_row(
-            "", "", "won / lost", "", *(f"{w} / {lo}" for w, lo in tally), end_section=True
+            "", "", self.t["won_lost"], "", *(f"{w} / {lo}" for w, lo in tally), end_section=True
         )
         self.console.print(table)
 
     def show_analysis(self, index: int) -> None:
         s = self.s
-        with self.console.status("analysing every card with all hands open..."):
+        with self.console.status(self.t["analysing"]):
             report = s.analysis(index)
         you = s.seat_of(s.human_chair, index)
-        self.console.rule(f"Analysis of game {index + 1}")
+        self.console.rule(self.t["analysis_rule"].format(n=index + 1))
         table = Table(show_lines=False)
-        for col in ("trick", "player", "card", "best", "verdict"):
-            table.add_column(col)
+        for col in ("col_trick", "col_player", "col_card", "col_best", "col_verdict"):
+            table.add_column(self.t[col])
         for m in report.moves:
-            name = s.names[s.chair_at(m.seat, index)]
+            name = words.display_name(s.names[s.chair_at(m.seat, index)], self.lang)
             if m.forced:
-                verdict = "[dim]forced[/dim]"
+                verdict = self.t["forced"]
             elif m.hinted:
-                verdict = "[cyan]followed the hint[/cyan]"
+                verdict = self.t["hinted"]
             elif m.flipped:
-                verdict = "[bold red]turned a won game into a lost one[/]"
+                verdict = self.t["flipped"]
             elif m.points_lost:
-                verdict = f"[yellow]-{m.points_lost} card points[/]"
+                verdict = self.t["points_lost"].format(n=m.points_lost)
             else:
-                verdict = "[green]best[/green]"
+                verdict = self.t["best"]
             style = "bold" if m.seat == you else ""
             table.add_row(
                 str(m.trick),
@@ -259,7 +278,8 @@ class TerminalGame:
         if report.moves:
             self.console.print(table)
         names = ["You" if seat == you else n for seat, n in enumerate(s.seat_names(index))]
-        for line in report.summary(you, names):
+        shown = [words.display_name(n, self.lang) for n in names]
+        for line in words.analysis_summary(report, you, shown, self.lang):
             self.console.print(escape(line))
 
     # ----- input -------------------------------------------------------------------------
@@ -279,23 +299,24 @@ class TerminalGame:
                 f"{i}:{card_markup(a.card)}" for i, a in numbers.items() if a.card is not None
             )
             doubling = [a.kind for a in legal if a.kind in ("kontra", "re")]
-            say = f" (or {doubling[0]})" if doubling else ""
-            return f"Play a card{say}: {shown} > ", numbers
+            say = self.t["prompt_or"].format(word=doubling[0]) if doubling else ""
+            return self.t["prompt_play"].format(say=say, cards=shown), numbers
         if phase == Phase.BIDDING:
             bids = [a.bid for a in legal if a.kind == "bid"]
             if any(a.kind == "hold" for a in legal):
-                return f"Hold {view.bid}? (y = hold, p = pass) > ", numbers
+                return self.t["prompt_hold"].format(bid=view.bid), numbers
             first = " ".join(str(b) for b in bids[:6])
             more = " ..." if len(bids) > 6 else ""
-            return f"Your bid (bid {first}{more}, p = pass) > ", numbers
+            return self.t["prompt_bid"].format(bids=first, more=more), numbers
         if phase == Phase.SKAT:
-            return "Pick up the skat (s) or play hand (see the list, e.g. GH) > ", numbers
+            key = "prompt_ramsch_skat" if view.ramsch else "prompt_skat"
+            return self.t[key], numbers
         if phase == Phase.DISCARD:
             example = " ".join(str(c) for c in view.hand.sorted(self.game_type())[-2:])
-            return f"Put two cards away (e.g. {example}) > ", numbers
+            return self.t["prompt_discard"].format(example=example), numbers
         if phase == Phase.DECLARE:
             tokens = " ".join(str(a) for a in legal)
-            return f"Declare ({tokens}) > ", numbers
+            return self.t["prompt_declare"].format(tokens=tokens), numbers
         return "> ", numbers
 
     def show_contract_options(self, legal: list[Action]) -> None:
@@ -316,22 +337,23 @@ class TerminalGame:
             else:
                 mats = matadors(gt, known)
                 value = c.value(mats)
-                matador_note[gt.letter] = f"{'with' if mats > 0 else 'without'} {abs(mats)}"
+                key = "with" if mats > 0 else "without"
+                matador_note[gt.letter] = self.t[key].format(n=abs(mats))
             flag = "!" if value < view.bid else ""
             below = below or bool(flag)
             groups.setdefault(gt.letter, []).append(f"{a!s} {value}{flag}")
         if not groups:
             return
         hand = view.phase == Phase.SKAT
-        title = "Hand games" if hand else "Games"
-        extra = " (matadors without the skat)" if hand else ""
-        self.console.print(f"{title}: token and value if won{extra}; your bid is {view.bid}")
+        title = self.t["hand_games" if hand else "games"]
+        extra = self.t["matadors_note"] if hand else ""
+        self.console.print(self.t["contracts_head"].format(title=title, extra=extra, bid=view.bid))
         for letter, items in groups.items():
             note = f" ({matador_note[letter]})" if letter in matador_note else ""
-            head = f"{TYPE_NAMES[letter]}{note}"
+            head = f"{words.type_name(letter, self.lang)}{note}"
             self.console.print(escape(f"  {head:<22} " + "   ".join(items)))
         if below:
-            self.console.print("  ! below your bid: lost unless a level reached in play lifts it")
+            self.console.print(self.t["below_bid"])
 
     def ask(self) -> None:
         """Reads and applies one move of the person, handling commands and bad input."""
@@ -348,7 +370,7 @@ class TerminalGame:
                 self.show_hint()
                 continue
             if low == "help":
-                self.console.print(HELP, markup=False, highlight=False)
+                self.console.print(self.t["help"], markup=False, highlight=False)
                 continue
             if low == "sheet":
                 self.show_sheet()
@@ -360,7 +382,8 @@ class TerminalGame:
                 try:
                     if low == "undo":
                         taken = self.s.undo()
-                        self.console.print(f"You took back {escape(action_text(taken, True))}.")
+                        phrase = escape(words.action_phrase(taken, True, self.lang))
+                        self.console.print(self.t["took_back"].format(action=phrase))
                         self.show_table()
                     else:
                         self.s.claim() if low == "claim" else self.s.concede()
@@ -370,29 +393,29 @@ class TerminalGame:
                 return
             try:
                 if text.isdigit() and numbers and text not in numbers:
-                    raise InputError(f"there is no card {text} here; type 1 to {len(numbers)}")
+                    raise InputError(self.t["no_card_number"].format(n=text, count=len(numbers)))
                 action = numbers.get(text) or parse_action(text, legal)
                 seat = self.s.human_seat
                 self.s.act(action)
             except InputError as e:
-                self.console.print(f"[red]{escape(str(e))}[/red] (help lists what you can type)")
+                self.console.print(self.t["bad_input"].format(error=escape(str(e))))
                 continue
             self.show_action(seat, action)
             return
 
     def show_hint(self) -> None:
-        with self.console.status("the AI is thinking about your move..."):
+        with self.console.status(self.t["thinking_hint"]):
             try:
                 hint = self.s.hint()
             except UiError as e:
                 self.console.print(f"[red]{escape(str(e))}[/red]")
                 return
-        self.console.print(f"[bold]Hint:[/bold] {escape(hint.text)}")
+        self.console.print(self.t["hint"].format(text=escape(words.hint_text(hint, self.lang))))
         if hint.cards:
             table = Table()
-            table.add_column("card")
-            table.add_column("win chance", justify="right")
-            table.add_column("your card points", justify="right")
+            table.add_column(self.t["col_card"])
+            table.add_column(self.t["col_win"], justify="right")
+            table.add_column(self.t["col_points"], justify="right")
             for c in hint.cards:
                 table.add_row(
                     card_markup(c.card),
@@ -418,8 +441,9 @@ class TerminalGame:
                     and len(s.game.tricks) != shown_trick_start
                 ):
                     shown_trick_start = len(s.game.tricks)
-                    self.console.print(f"[bold]Trick {shown_trick_start + 1}[/bold]")
-                with self.console.status(f"{escape(s.names[s.chair_at(seat)])} is thinking..."):
+                    self.console.print(self.t["trick_head"].format(n=shown_trick_start + 1))
+                name = words.display_name(s.names[s.chair_at(seat)], self.lang)
+                with self.console.status(self.t["ai_thinking"].format(name=escape(name))):
                     seat, action = s.ai_step()
                 self.show_action(seat, action)
                 self.show_notes()
@@ -427,15 +451,19 @@ class TerminalGame:
             phase = s.game.phase
             if phase == Phase.PLAY and not s.game.trick and len(s.game.tricks) != shown_trick_start:
                 shown_trick_start = len(s.game.tricks)
-                self.console.print(f"[bold]Trick {shown_trick_start + 1}[/bold]")
+                self.console.print(self.t["trick_head"].format(n=shown_trick_start + 1))
             if phase == Phase.PLAY:
                 declarer = s.game.declarer
                 open_hand = s.view().open_hand
                 if open_hand is not None and declarer is not None and declarer != s.human_seat:
                     shown = hand_markup(open_hand, self.game_type())
-                    self.console.print(f"Open hand of {self.who(declarer)}: {shown}")
-            if phase == Phase.SKAT:
-                self.console.print(f"[bold]You win the auction at {s.game.bid}.[/bold]")
+                    who = self.who(declarer)
+                    self.console.print(self.t["open_hand_of"].format(who=who, cards=shown))
+            if phase == Phase.SKAT and s.game.ramsch:
+                self.console.print(self.t["ramsch_start"])
+                self.show_hand()
+            elif phase == Phase.SKAT:
+                self.console.print(self.t["won_auction"].format(bid=s.game.bid))
                 self.show_hand()
             if phase in (Phase.PLAY, Phase.DISCARD):
                 self.show_hand()
@@ -447,11 +475,7 @@ class TerminalGame:
         s = self.s
         index = len(s.finished) - 1
         last = s.list_over
-        prompt = (
-            "List complete. a = analysis, save [FILE] = ISS records, Enter or q = quit > "
-            if last
-            else "Enter = next game, a = analysis, save [FILE] = ISS records, sheet, q = quit > "
-        )
+        prompt = self.t["after_last" if last else "after_game"]
         while True:
             text = self.read(prompt).strip()
             low = text.lower()
@@ -464,32 +488,32 @@ class TerminalGame:
             elif low == "sheet":
                 self.show_sheet()
             elif low == "help":
-                self.console.print(HELP, markup=False, highlight=False)
+                self.console.print(self.t["help"], markup=False, highlight=False)
             elif low.split()[0] == "save":
                 parts = text.split(maxsplit=1)
                 path = parts[1] if len(parts) > 1 else f"skat-list-{s.seed}.iss"
                 self.save(path)
             else:
-                self.console.print(f"[red]{escape(text)!s} is not understood here[/red]")
+                self.console.print(self.t["not_understood"].format(text=escape(text)))
 
     def save(self, path: str) -> None:
         try:
             Path(path).write_text(self.s.records(), encoding="utf-8")
         except OSError as e:
-            self.console.print(f"[red]cannot write {escape(path)}: {escape(str(e))}[/red]")
+            self.console.print(
+                self.t["cannot_write"].format(path=escape(path), error=escape(str(e)))
+            )
             return
-        self.console.print(
-            f"{len(self.s.finished)} game(s) written to {escape(path)} (ISS records)"
-        )
+        self.console.print(self.t["written"].format(n=len(self.s.finished), path=escape(path)))
 
     def run(self) -> int:
         """Plays the list; returns the exit status (0, or 130 after Ctrl-C)."""
         s = self.s
         d = s.describe()
-        self.console.print(
-            f"[bold]Skat[/bold]: a list of {s.games} game(s), seed {s.seed}; opponents "
-            f"{escape(', '.join(d['opponents']))}. Type help at any prompt."
-        )
+        opponents = escape(", ".join(d["opponents"]))
+        self.console.print(self.t["welcome"].format(n=s.games, seed=s.seed, opponents=opponents))
+        if s.variants:
+            self.console.print(self.t["variants"].format(variants=s.variants))
         code = 0
         try:
             while True:
@@ -498,21 +522,20 @@ class TerminalGame:
                     break
                 s.next_game()
         except _Quit:
-            self.console.print(
-                "Stopped." + ("" if s.game.is_over else " The game in progress is not scored.")
-            )
+            self.console.print(self.t["stopped"] + ("" if s.game.is_over else self.t["not_scored"]))
             if s.finished:
                 self.show_sheet()
         except EOFError:
-            self.console.print("\nEnd of input: stopped.")
+            self.console.print(self.t["end_of_input"])
         except KeyboardInterrupt:
-            self.console.print("\nInterrupted.")
+            self.console.print(self.t["interrupted"])
             code = 130
         if self.records_path and s.finished:
             self.save(self.records_path)
         return code
 
 
-def run(session: Session, console: Console, records: str | None = None) -> int:
-    """Plays ``session`` in the terminal; returns the exit status."""
-    return TerminalGame(session, console, records=records).run()
+def run(session: Session, console: Console, records: str | None = None, lang: str = "en") -> int:
+    """Plays ``session`` in the terminal in ``lang`` (``en``, ``de``); returns the exit
+    status."""
+    return TerminalGame(session, console, records=records, lang=lang).run()

@@ -79,6 +79,16 @@ def action_phrase(action: Action, you: bool, lang: str) -> str:
     return german.action_text(action, you) if lang == "de" else common.action_text(action, you)
 
 
+def verb(base: str, you: bool, lang: str) -> str:
+    """The verb ``base`` (an English base form) for the person (``you``) or someone else."""
+    return german.verb(base, you) if lang == "de" else common.verb(base, you)
+
+
+def type_name(letter: str, lang: str) -> str:
+    """A game type's name by its letter: ``Clubs`` / ``Kreuz``."""
+    return (german.TYPE_NAMES if lang == "de" else common.TYPE_NAMES)[letter]
+
+
 def action_label(kind: str, lang: str) -> str:
     """The button label of a hold, pass, pick-up, Kontra or Re."""
     return _LABELS[lang][kind]
@@ -124,6 +134,8 @@ __all__ = [
     "move_text",
     "result_sentence",
     "seat_name",
+    "type_name",
     "valuation_lines",
+    "verb",
     "you_name",
 ]

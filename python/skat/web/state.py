@@ -186,7 +186,7 @@ def session_state(
         "finished": len(s.finished),
         "result": None,
         "sheet": {
-            **s.sheet().as_dict(),
+            **s.sheet(lang).as_dict(),
             "names": [words.display_name(n, lang) for n in s.names],
         },
         "notes": s.notes[-5:],
