@@ -179,3 +179,16 @@ def test_research_ramsch_runs_from_the_command_line(tmp_path: object) -> None:
     assert r["deals"] == 2 and len(r["per_deal"]) == 2
     assert 0.0 <= r["candidate_loser_rate"] <= 1.0
     assert main(["research", "ramsch", "--variants", "kontra", "--deals", "1"]) == 2
+
+
+def test_analyses_replay_games_with_their_variants() -> None:
+    """The post-game analysis and PIPMA replay a game with Kontra and Re in its history."""
+    from skat.analysis.pipma import decisions
+    from skat.ui.analysis import analyze_game
+
+    eager = "pimc:worlds=4,points=false,threads=1,kontra=0,re=0"
+    game = play([make_player(eager) for _ in range(3)], skat.Deal.random(12), variants="kontra")
+    assert game.result is not None and game.result.kontra == 2
+    report = analyze_game(game, skat.Solver(tt_mb=8))
+    assert len(report.moves) == len(game.played)
+    assert decisions(game, skat.Solver(tt_mb=8))

@@ -133,7 +133,7 @@ def decisions(game: Game, solver: Solver | None = None) -> list[Decision]:
         return []
     target = target_of(game)
     solver = solver if solver is not None else Solver(tt_mb=PIPMA_TT_MB)
-    replay = Game(game.deal)
+    replay = Game(game.deal, variants=game.variants)
     out: list[Decision] = []
     number = 0
     for who, action in game.history:

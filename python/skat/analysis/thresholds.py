@@ -86,7 +86,7 @@ def bidding_points(game: Game, model: BiddingModel | None = None) -> list[tuple[
     model = model if model is not None else default_model()
     declarer = game.declarer
     hand_game = game.contract is not None and game.contract.hand
-    replay = Game(game.deal)
+    replay = Game(game.deal, variants=game.variants)
     top: dict[int, int] = {}
     passed: dict[int, int] = {}
     for _, action in game.history:

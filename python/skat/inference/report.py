@@ -59,7 +59,7 @@ def _holders(game: Game) -> dict[Card, int]:
 
 def views_of_game(game: Game) -> list[TruthRow]:
     """The three seats' views at the start of each trick of a game (replayed from its deal)."""
-    replay = Game(game.deal)
+    replay = Game(game.deal, variants=game.variants)
     rows: list[TruthRow] = []
     seen_trick = -1
 

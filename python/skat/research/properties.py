@@ -147,7 +147,7 @@ def measure_game(start: Game, samples: int, rollouts: int, seed: int) -> dict[st
 def start_of_play(game: Game) -> Game | None:
     """A new game replaying ``game``'s record up to the start of card play (None if the game
     never got there)."""
-    g = Game(game.deal)
+    g = Game(game.deal, variants=game.variants)
     for actor, action in game.history:
         if g.phase == Phase.PLAY or g.is_over:
             break

@@ -56,7 +56,7 @@ def probability_scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
 
 def start_of_play(game: Game) -> Game:
     """The game replayed up to its first card."""
-    g = Game(game.deal)
+    g = Game(game.deal, variants=game.variants)
     for seat, action in game.history:
         if g.phase == Phase.PLAY or g.is_over:
             break

@@ -231,7 +231,7 @@ def analyze_game(
     def declarer_wins(value: int) -> bool:
         return value == 0 if is_null else value >= threshold
 
-    replay = Game(deal)
+    replay = Game(deal, variants=game.variants)
     report = GameAnalysis(contract, declarer, threshold, None, None)
     number = 0
     for _, action in game.history:
