@@ -192,7 +192,8 @@ def game_score(game: GameOutcome, letter: str) -> float:
     return sum(game.scores[s] for s in seats) / len(seats)
 
 
-def _stderr(values: Sequence[float]) -> float | None:
+def standard_error(values: Sequence[float]) -> float | None:
+    """The standard error of the mean of ``values`` (None with fewer than two)."""
     if len(values) < 2:
         return None
     return statistics.stdev(values) / math.sqrt(len(values))
@@ -233,14 +234,14 @@ def summarize(
         return PlayerStats(
             player=label,
             points_per_list=LIST_GAMES * statistics.fmean(games) if games else None,
-            stderr=_stderr(per_deal[letter]),
+            stderr=standard_error(per_deal[letter]),
             games=len(games),
             declarer_games=declared[letter],
             declarer_wins=won[letter],
         )
 
     mean = statistics.fmean(diffs) if diffs else None
-    se = _stderr(diffs)
+    se = standard_error(diffs)
     ci = (mean - Z95 * se, mean + Z95 * se) if mean is not None and se is not None else None
     return player("A", a), player("B", b), PairedDifference(mean, se, ci, len(diffs))
 

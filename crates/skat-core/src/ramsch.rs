@@ -14,6 +14,7 @@
 //! the pushes), with ` bo:1` in a Bock game.
 
 use crate::result::{EndReason, GameResult};
+use crate::variants::doubling;
 
 /// The outcome of a Ramsch, the part of a [`GameResult`] that only a Ramsch has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,29 +33,40 @@ pub struct RamschOutcome {
     pub pushes: u8,
 }
 
+/// The Ramsch score of `seat` before the doubling factors (pushes, Bock): +120 for its
+/// Durchmarsch, minus its card points when it has the most (doubled when a seat took no trick),
+/// else 0. `points` include the skat. The open-handed Ramsch search values its leaves with it.
+#[inline]
+pub fn ramsch_score(seat: usize, points: [i32; 3], tricks: [u32; 3]) -> i32 {
+    if let Some(d) = (0..3).find(|&s| tricks[s] == 10) {
+        return if d == seat { 120 } else { 0 };
+    }
+    let max = *points.iter().max().unwrap();
+    if points[seat] < max {
+        return 0;
+    }
+    let jungfrau = tricks.contains(&0);
+    -max * if jungfrau { 2 } else { 1 }
+}
+
 /// Values a finished Ramsch (`points` include the skat).
 pub fn value_ramsch(points: [u32; 3], tricks: [u32; 3], pushes: u8, bock: bool) -> GameResult {
-    let mult = (1i32 << pushes) * if bock { 2 } else { 1 };
+    let mult = doubling(pushes, bock);
+    let pts = points.map(|p| p as i32);
+    let scores = [0, 1, 2].map(|s| ramsch_score(s, pts, tricks) * mult);
     let durchmarsch = (0..3u8).find(|&s| tricks[s as usize] == 10);
     let max = *points.iter().max().unwrap();
-    let mut losers = 0u8;
-    let mut jungfrau = None;
-    let mut scores = [0i32; 3];
-    let value;
-    if let Some(d) = durchmarsch {
-        value = 120 * mult;
-        scores[d as usize] = value;
+    let (losers, jungfrau): (u8, Option<u8>) = if durchmarsch.is_some() {
+        (0, None)
     } else {
-        jungfrau = (0..3u8).find(|&s| tricks[s as usize] == 0);
-        let jf = if jungfrau.is_some() { 2 } else { 1 };
-        value = -(max as i32) * mult * jf;
-        for s in 0..3 {
-            if points[s] == max {
-                losers |= 1 << s;
-                scores[s] = value;
-            }
-        }
-    }
+        let losers = (0..3u8)
+            .filter(|&s| points[s as usize] == max)
+            .fold(0, |m, s| m | 1 << s);
+        (losers, (0..3u8).find(|&s| tricks[s as usize] == 0))
+    };
+    // the score the result names: the Durchmarsch's, else the losers'
+    let named = durchmarsch.unwrap_or(losers.trailing_zeros() as u8);
+    let value = scores[named as usize];
     GameResult {
         value,
         scores,

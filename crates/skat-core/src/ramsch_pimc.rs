@@ -13,10 +13,10 @@
 use crate::action::Action;
 use crate::cards::{Card, Cards, Rank};
 use crate::error::SkatError;
-use crate::game::{Actor, Phase, View};
+use crate::game::{seat_totals, Actor, Phase, View};
 use crate::rng::Rng;
 use crate::rules::GameType;
-use crate::sampling::{Deck, Holder, World};
+use crate::sampling::{Deck, Holder, Observed, World};
 use crate::solver::ramsch::{RamschPosition, RamschSearch, RAMSCH_EXACT_CARDS};
 
 /// Every legal card of the seat to move with its mean score over the worlds.
@@ -42,28 +42,12 @@ impl RamschKnowledge {
                 "Ramsch worlds are sampled during a Ramsch's card play".into(),
             ));
         }
-        let gt = GameType::Grand;
         let seat = view.seat;
-        let mut played_by = [0u32; 3];
-        let mut played = Cards::EMPTY;
-        let mut void = [Cards::EMPTY; 3];
-        let mut note = |leader: u8, cards: &[Card]| {
-            let led = gt.follow_group(cards[0]);
-            for (i, &c) in cards.iter().enumerate() {
-                let s = (leader as usize + i) % 3;
-                played_by[s] += 1;
-                played = played.with(c);
-                if i > 0 && !led.contains(c) {
-                    void[s] = void[s] | led;
-                }
-            }
-        };
-        for t in &view.tricks {
-            note(t.leader, &t.cards);
-        }
-        if !view.trick.is_empty() {
-            note(view.leader, &view.trick);
-        }
+        let Observed {
+            played_by,
+            played,
+            void,
+        } = Observed::from_view(GameType::Grand, view);
         let mut fixed = World {
             hands: [Cards::EMPTY; 3],
             skat: Cards::EMPTY,
@@ -120,15 +104,7 @@ impl RamschKnowledge {
     }
 
     pub fn sample(&self, rng: &mut Rng) -> World {
-        let parts = self.deck.sample(rng);
-        let mut w = self.fixed;
-        for (holder, cards) in self.holders.iter().zip(parts) {
-            match holder {
-                Some(s) => w.hands[*s as usize] = cards,
-                None => w.skat = cards,
-            }
-        }
-        w
+        self.fixed.with_parts(&self.holders, self.deck.sample(rng))
     }
 }
 
@@ -139,12 +115,7 @@ pub fn decide(view: &View, worlds: usize, seed: u64) -> Result<RamschDecision, S
     }
     let know = RamschKnowledge::from_view(view)?;
     let mut rng = Rng::new(seed);
-    let mut points = [0u32; 3];
-    let mut tricks = [0u32; 3];
-    for t in &view.tricks {
-        points[t.winner as usize] += t.points();
-        tricks[t.winner as usize] += 1;
-    }
+    let (points, tricks) = seat_totals(&view.tricks);
     let k_start = 10 - view.tricks.len() as u32;
     let exact = k_start <= RAMSCH_EXACT_CARDS;
     let mut sums: Vec<(Card, f64)> = Vec::new();

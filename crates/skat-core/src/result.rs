@@ -7,6 +7,7 @@ use crate::cards::Cards;
 use crate::error::SkatError;
 use crate::ramsch::RamschOutcome;
 use crate::rules::{matadors, Contract};
+use crate::variants::doubling;
 
 /// How a deal ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -164,17 +165,7 @@ impl GameResult {
             }
         }
         let signed = if won { value } else { -2 * value };
-        let mut scores = [0i32; 3];
-        if won {
-            scores[declarer as usize] = value + 50;
-        } else {
-            scores[declarer as usize] = signed - 50;
-            for s in 0..3u8 {
-                if s != declarer {
-                    scores[s as usize] = 40;
-                }
-            }
-        }
+        let scores = seeger_fabian(declarer, won, signed);
         GameResult {
             declarer: Some(declarer),
             contract: Some(contract),
@@ -202,22 +193,10 @@ impl GameResult {
         let Some(d) = self.declarer else {
             return self;
         };
-        let mult = (1 << level) * if bock { 2 } else { 1 };
-        let value = self.value * mult;
-        let mut scores = [0i32; 3];
-        if self.won {
-            scores[d as usize] = value + 50;
-        } else {
-            scores[d as usize] = value - 50;
-            for s in 0..3u8 {
-                if s != d {
-                    scores[s as usize] = 40;
-                }
-            }
-        }
+        let value = self.value * doubling(level, bock);
         GameResult {
             value,
-            scores,
+            scores: seeger_fabian(d, self.won, value),
             kontra: level,
             bock,
             ..self
@@ -277,6 +256,23 @@ impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_iss())
     }
+}
+
+/// Seeger-Fabian list points per seat for a declarer's signed value (doublings included): won,
+/// the value + 50; lost, the (negative) value - 50 and 40 for each defender.
+fn seeger_fabian(declarer: u8, won: bool, signed: i32) -> [i32; 3] {
+    let mut scores = [0i32; 3];
+    if won {
+        scores[declarer as usize] = signed + 50;
+    } else {
+        scores[declarer as usize] = signed - 50;
+        for s in 0..3u8 {
+            if s != declarer {
+                scores[s as usize] = 40;
+            }
+        }
+    }
+    scores
 }
 
 /// A result as the server recorded it in `R[...]`.

@@ -14,7 +14,7 @@ use crate::cards::{Card, Cards};
 use crate::error::SkatError;
 use crate::game::{Phase, View};
 use crate::rng::Rng;
-use crate::rules::Contract;
+use crate::rules::{Contract, GameType};
 
 /// Who may receive hidden cards, and how many.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,6 +202,56 @@ pub struct World {
     pub skat: Cards,
 }
 
+impl World {
+    /// This world with a deck's parts dealt to their holders (`Some(seat)`, or `None` for the
+    /// skat), in the order of [`Deck::sample`].
+    pub fn with_parts(mut self, holders: &[Option<u8>], parts: Vec<Cards>) -> World {
+        for (holder, cards) in holders.iter().zip(parts) {
+            match holder {
+                Some(s) => self.hands[*s as usize] = cards,
+                None => self.skat = cards,
+            }
+        }
+        self
+    }
+}
+
+/// What the card play so far shows everyone: the cards each seat has played, all played
+/// cards, and each seat's voids (the follow groups of the game type it failed to follow).
+pub struct Observed {
+    pub played_by: [u32; 3],
+    pub played: Cards,
+    pub void: [Cards; 3],
+}
+
+impl Observed {
+    pub fn from_view(gt: GameType, view: &View) -> Observed {
+        let mut o = Observed {
+            played_by: [0; 3],
+            played: Cards::EMPTY,
+            void: [Cards::EMPTY; 3],
+        };
+        let mut note = |leader: u8, cards: &[Card]| {
+            let led = gt.follow_group(cards[0]);
+            for (i, &c) in cards.iter().enumerate() {
+                let s = ((leader as usize) + i) % 3;
+                o.played_by[s] += 1;
+                o.played = o.played.with(c);
+                if i > 0 && !led.contains(c) {
+                    o.void[s] = o.void[s] | led;
+                }
+            }
+        };
+        for t in &view.tricks {
+            note(t.leader, &t.cards);
+        }
+        if !view.trick.is_empty() {
+            note(view.leader, &view.trick);
+        }
+        o
+    }
+}
+
 /// What a seat knows during card play, as a sampling problem plus the fixed cards.
 #[derive(Clone, Debug)]
 pub struct Knowledge {
@@ -231,28 +281,12 @@ impl Knowledge {
                 "worlds are sampled during card play".into(),
             ));
         }
-        let gt = contract.game_type;
         let seat = view.seat;
-        let mut played_by = [0u32; 3];
-        let mut played = Cards::EMPTY;
-        let mut void = [Cards::EMPTY; 3];
-        let mut note_trick = |leader: u8, cards: &[Card], void: &mut [Cards; 3]| {
-            let led = gt.follow_group(cards[0]);
-            for (i, &c) in cards.iter().enumerate() {
-                let s = ((leader as usize) + i) % 3;
-                played_by[s] += 1;
-                played = played.with(c);
-                if i > 0 && !led.contains(c) {
-                    void[s] = void[s] | led;
-                }
-            }
-        };
-        for t in &view.tricks {
-            note_trick(t.leader, &t.cards, &mut void);
-        }
-        if !view.trick.is_empty() {
-            note_trick(view.leader, &view.trick, &mut void);
-        }
+        let Observed {
+            played_by,
+            played,
+            void,
+        } = Observed::from_view(contract.game_type, view);
         let mut fixed = World {
             hands: [Cards::EMPTY; 3],
             skat: Cards::EMPTY,
@@ -307,15 +341,7 @@ impl Knowledge {
 
     /// One uniformly random world consistent with the knowledge.
     pub fn sample(&self, rng: &mut Rng) -> World {
-        let parts = self.deck.sample(rng);
-        let mut w = self.fixed;
-        for (holder, cards) in self.holders.iter().zip(parts) {
-            match holder {
-                Some(s) => w.hands[*s as usize] = cards,
-                None => w.skat = cards,
-            }
-        }
-        w
+        self.fixed.with_parts(&self.holders, self.deck.sample(rng))
     }
 
     /// Whether `w` is one of the worlds this knowledge allows: the known cards where they

@@ -91,8 +91,14 @@ impl Variants {
 
     /// The value multiplier of a deal with `level` Kontra/Re announcements (0, 1 or 2).
     pub fn multiplier(&self, level: u8) -> i32 {
-        (1 << level) * if self.bock { 2 } else { 1 }
+        doubling(level, self.bock)
     }
+}
+
+/// The factor of `doublings` (Kontra and Re, or Schieberamsch pushes), doubled once more in a
+/// Bock game: every doubling of a deal's value goes through here.
+pub fn doubling(doublings: u8, bock: bool) -> i32 {
+    (1 << doublings) * if bock { 2 } else { 1 }
 }
 
 impl fmt::Display for Variants {

@@ -58,6 +58,23 @@ def available_players() -> dict[str, str]:
     return out
 
 
+def with_option(spec: str, key: str, value: str) -> str:
+    """``spec`` with its option ``key`` set to ``value``: replaced where it stands, else added.
+
+    >>> with_option("kermit:threshold=0.6,worlds=20", "threshold", "0.7")
+    'kermit:threshold=0.7,worlds=20'
+    >>> with_option("pimc", "re", "1.01")
+    'pimc:re=1.01'
+    """
+    name, sep, options = spec.partition(":")
+    parts = [p for p in options.split(",") if p.strip()] if sep else []
+    setting = f"{key}={value}"
+    kept = [setting if p.split("=")[0].strip() == key else p for p in parts]
+    if setting not in kept:
+        kept.append(setting)
+    return f"{name}:{','.join(kept)}"
+
+
 _TRUE = ("true", "yes", "on")
 _FALSE = ("false", "no", "off")
 

@@ -37,6 +37,7 @@ from skat._core import Deal, Game, Phase
 from skat.match import play
 from skat.parallel import run_tasks
 from skat.players import make_player
+from skat.players.base import with_option
 from skat.players.pimc import PimcPlayer
 from skat.seeds import deal_seed, derive_seed
 
@@ -54,10 +55,7 @@ class _Task:
 
 def _quiet(spec: str) -> str:
     """``spec`` with its own doubling off."""
-    name, _, options = spec.partition(":")
-    own = ("kontra", "re")
-    parts = [p for p in options.split(",") if p.strip() and p.split("=")[0].strip() not in own]
-    return f"{name}:{','.join([*parts, 'kontra=1.01', 're=1.01'])}"
+    return with_option(with_option(spec, "kontra", "1.01"), "re", "1.01")
 
 
 def _observe(task: _Task) -> list[dict[str, Any]]:

@@ -15,7 +15,6 @@ place.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,9 +25,7 @@ from skat.match import play
 from skat.parallel import run_tasks
 from skat.players import make_player
 from skat.seeds import deal_seed, derive_seed
-
-Z95 = 1.96
-"""The normal quantile of a two-sided 95% interval."""
+from skat.tournament_results import Z95, standard_error
 
 ALL_PASS = ("p", "p", "p")
 
@@ -97,7 +94,7 @@ def study(
     rows.sort(key=lambda r: r["deal"])
     gains = [r["gain"] for r in rows]
     mean = statistics.fmean(gains)
-    se = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else None
+    se = standard_error(gains)
     base_lost = sum(
         sum(1 for s in r["baseline_scores"] if s < 0) for r in rows
     )  # seats of the all-baseline games that lost

@@ -20,18 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from skat.players.base import with_option
 from skat.tournament import run
 
 
 def with_threshold(spec: str, threshold: float) -> str:
     """``spec`` with its ``threshold`` option set to ``threshold`` (added or replaced)."""
-    name, sep, options = spec.partition(":")
-    parts = [p for p in options.split(",") if p.strip()] if sep else []
-    value = f"threshold={threshold:g}"
-    kept = [value if p.strip().startswith("threshold=") else p for p in parts]
-    if value not in kept:
-        kept.append(value)
-    return f"{name}:{','.join(kept)}"
+    return with_option(spec, "threshold", f"{threshold:g}")
 
 
 def sweep(

@@ -18,6 +18,8 @@ use crate::variants::Variants;
 mod ramsch;
 mod view;
 
+pub use ramsch::seat_totals;
+
 pub use view::View;
 
 /// The phases of a deal, in order.
@@ -127,12 +129,6 @@ pub struct Game {
     re_open: bool,
     /// The deal is played as a Ramsch (all passed at a table with that variant).
     ramsch: bool,
-    /// Ramsch: card points and tricks per seat so far (the skat not yet counted).
-    seat_points: [u32; 3],
-    seat_tricks: [u32; 3],
-    /// Schieberamsch: the seat deciding about the skat, and the pushes so far.
-    pusher: u8,
-    pushes: u8,
     /// Every skat picked up, in order, as it was found (records show it after the `s`).
     found: Vec<Cards>,
     /// Schieberamsch: per seat, the skat it found and the two cards it pushed on.
@@ -182,10 +178,6 @@ impl Game {
             kontra: 0,
             re_open: false,
             ramsch: false,
-            seat_points: [0; 3],
-            seat_tricks: [0; 3],
-            pusher: 0,
-            pushes: 0,
             found: Vec::new(),
             looked: [None; 3],
             pushed: [None; 3],
@@ -221,10 +213,6 @@ impl Game {
     /// Whether the deal is played as a Ramsch.
     pub fn is_ramsch(&self) -> bool {
         self.ramsch
-    }
-    /// Ramsch: card points per seat so far (the skat is counted at the end).
-    pub fn seat_points(&self) -> [u32; 3] {
-        self.seat_points
     }
     /// Every skat picked up so far, as found (one in a normal game, up to three in
     /// Schieberamsch).
@@ -329,7 +317,7 @@ impl Game {
                 v.push(Action::Pass);
             }
             Phase::Discarding if self.ramsch => {
-                let cards: Vec<Card> = self.hands[self.pusher as usize]
+                let cards: Vec<Card> = self.hands[self.to_move.unwrap() as usize]
                     .iter()
                     .filter(|c| c.rank() != Rank::Jack)
                     .collect();
@@ -538,7 +526,6 @@ impl Game {
                 self.pushed[s] = Some(d);
                 self.hands[s] = self.hands[s] - d;
                 self.skat = d;
-                self.pushes += 1;
                 self.next_pusher();
             }
             Action::Discard(d) => self.do_discard(d),

@@ -5,12 +5,22 @@
 use super::{Game, Phase, Trick};
 use crate::rules::{trick_winner, GameType};
 
+/// Card points and tricks each seat has taken in `tricks` (a Ramsch's running score).
+pub fn seat_totals(tricks: &[Trick]) -> ([u32; 3], [u32; 3]) {
+    let mut points = [0u32; 3];
+    let mut won = [0u32; 3];
+    for t in tricks {
+        points[t.winner as usize] += t.points();
+        won[t.winner as usize] += 1;
+    }
+    (points, won)
+}
+
 impl Game {
     /// All passed at a Ramsch table: the skat round of Schieberamsch, or the card play.
     pub(super) fn start_ramsch(&mut self) {
         self.ramsch = true;
         if self.variants.schieberamsch {
-            self.pusher = 0;
             self.phase = Phase::SkatDecision;
             self.to_move = Some(0);
         } else {
@@ -18,14 +28,15 @@ impl Game {
         }
     }
 
-    /// Schieberamsch: the next seat decides about the skat; after rearhand the play starts.
+    /// Schieberamsch: the seat after the one to move decides about the skat; after rearhand
+    /// the play starts.
     pub(super) fn next_pusher(&mut self) {
-        self.pusher += 1;
-        if self.pusher == 3 {
+        let next = self.to_move.unwrap() + 1;
+        if next == 3 {
             self.start_ramsch_play();
         } else {
             self.phase = Phase::SkatDecision;
-            self.to_move = Some(self.pusher);
+            self.to_move = Some(next);
         }
     }
 
@@ -44,21 +55,15 @@ impl Game {
             cards,
             winner,
         };
-        self.seat_points[winner as usize] += t.points();
-        self.seat_tricks[winner as usize] += 1;
         self.tricks.push(t);
         self.trick.clear();
         self.leader = winner;
         self.to_move = Some(winner);
         if self.tricks.len() == 10 {
-            let mut points = self.seat_points;
+            let (mut points, tricks) = seat_totals(&self.tricks);
             points[winner as usize] += self.skat.points();
-            let r = crate::ramsch::value_ramsch(
-                points,
-                self.seat_tricks,
-                self.pushes,
-                self.variants.bock,
-            );
+            let pushes = self.pushed.iter().filter(|p| p.is_some()).count() as u8;
+            let r = crate::ramsch::value_ramsch(points, tricks, pushes, self.variants.bock);
             self.finish(r);
         }
     }

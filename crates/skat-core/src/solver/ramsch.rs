@@ -48,18 +48,9 @@ pub struct RamschPosition {
     pub skat: Cards,
 }
 
-/// The root's score of a finished Ramsch (`points` with the skat), without doubling factors.
-pub fn ramsch_payoff(root: usize, points: [i32; 3], tricks: [u32; 3]) -> i32 {
-    if let Some(d) = (0..3).find(|&s| tricks[s] == 10) {
-        return if d == root { 120 } else { 0 };
-    }
-    let max = *points.iter().max().unwrap();
-    if points[root] < max {
-        return 0;
-    }
-    let jungfrau = tricks.contains(&0);
-    -max * if jungfrau { 2 } else { 1 }
-}
+/// The root's score of a finished Ramsch (`points` with the skat), without doubling factors:
+/// the scoring's own [`ramsch_score`].
+pub use crate::ramsch::ramsch_score as ramsch_payoff;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
