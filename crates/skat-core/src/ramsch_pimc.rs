@@ -2,8 +2,8 @@
 //! to move knows, value each legal card in each world with the open-handed Ramsch search
 //! ([`crate::solver::ramsch`], paranoid for that seat: the exact Ramsch score from
 //! [`RAMSCH_EXACT_CARDS`] cards per hand on, before that its own card points), average, play
-//! the best. A search from the first trick costs seconds per world; callers use it from the
-//! second trick on.
+//! the best. A search from the first trick visits millions of nodes per world; callers use
+//! it from the second trick on.
 //!
 //! What a seat knows in a Ramsch: its own cards, every played card, the voids shown (grand
 //! following rules), and in Schieberamsch the two cards it pushed on if nobody looked at the
