@@ -73,6 +73,30 @@ INFERENCE_SIDES = "SD"
 INFERENCE_CANDIDATES = 2000
 """Uniform candidate worlds weighed by inference per decision (``Inference(candidates=2000)``)."""
 
+SOFTMAXN_WORLDS = 20
+"""Worlds per endgame decision of the ``softmaxn`` player (each one soft-max^n search)."""
+
+SOFTMAXN_ENDGAME = 5
+"""The ``softmaxn`` player searches soft-max^n once every hand holds at most this many cards
+(about 0.4 million nodes for 10 worlds at 5 cards, 5 million at 6: soft-max^n backs up sets
+of outcomes and cannot prune as alpha-beta does); before that it plays ``kermit``'s PIMC."""
+
+SOFTMAXN_DECLARER = "win"
+"""The ``softmaxn`` declarer's own kind: ``win`` (level: win, schneider, schwarz)."""
+
+SOFTMAXN_DEFENDER = "team"
+"""The ``softmaxn`` defender's own kind: ``team`` (the declarer's level, lower is better)."""
+
+SOFTMAXN_STUDY_OBSERVER = "softmaxn:worlds=10,points=false"
+"""``skat research softmaxn``: the observer whose inference is judged."""
+SOFTMAXN_STUDY_LINEUPS = (
+    "softmaxn:declarer=points,defender=greedy,infer=false,worlds=10,points=false",
+    "softmaxn:declarer=win,defender=min,infer=false,worlds=10,points=false",
+)
+"""``skat research softmaxn``: the opponents' line-ups, each of known kinds."""
+SOFTMAXN_STUDY_GAMES = 100
+"""``skat research softmaxn``: games per line-up."""
+
 IIMC_WORLDS = 20
 """Top-level worlds per decision of the ``iimc`` player (``Iimc(worlds=20)``)."""
 

@@ -28,6 +28,7 @@ pub mod rng;
 pub mod rules;
 pub mod sampling;
 pub mod simulate;
+pub mod softmaxn_pimc;
 pub mod solver;
 pub mod variants;
 

@@ -231,7 +231,7 @@ pub fn world_position(view: &View, world: &World) -> Result<Position, SkatError>
 }
 
 /// The declarer's twelve cards in a world: her hand, what she played, and the skat/discard.
-fn twelve(view: &View, world: &World, declarer: u8) -> Cards {
+pub(crate) fn twelve(view: &View, world: &World, declarer: u8) -> Cards {
     let mut c = world.hands[declarer as usize] | world.skat;
     for &(s, card) in &view.played {
         if s == declarer {

@@ -17,6 +17,7 @@ mod pimc;
 mod ramsch;
 mod research;
 mod sampling;
+mod softmaxn;
 mod solver;
 mod spades;
 
@@ -38,6 +39,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_function(wrap_pyfunction!(game::perft, m)?)?;
     m.add_function(wrap_pyfunction!(ramsch::ramsch_decide, m)?)?;
+    m.add_function(wrap_pyfunction!(softmaxn::softmaxn_decide, m)?)?;
     m.add_function(wrap_pyfunction!(game::random_game, m)?)?;
     m.add_function(wrap_pyfunction!(game::random_games, m)?)?;
     m.add_function(wrap_pyfunction!(game::legal_cards, m)?)?;

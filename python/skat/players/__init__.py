@@ -32,6 +32,7 @@ from skat.players.modelling import CountPlayer, TrackerPlayer
 from skat.players.pimc import PimcPlayer
 from skat.players.random_player import RandomPlayer
 from skat.players.rules import RulesPlayer
+from skat.players.softmaxn import SoftmaxnPlayer
 
 __all__ = [
     "CheaterPlayer",
@@ -46,6 +47,7 @@ __all__ = [
     "RandomPlayer",
     "RecursiveKermitPlayer",
     "RulesPlayer",
+    "SoftmaxnPlayer",
     "TrackerPlayer",
     "available_players",
     "make_player",

@@ -15,6 +15,7 @@
 pub mod maxn;
 pub mod models;
 pub mod paranoid;
+pub mod skat_open;
 pub mod softmaxn;
 pub mod spades;
 pub mod spades_play;

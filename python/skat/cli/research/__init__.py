@@ -37,6 +37,7 @@ def _modules() -> list[ModuleType]:
         prefix_trees,
         properties,
         ramsch,
+        softmaxn,
         spades,
         synthetic,
         thresholds,
@@ -53,4 +54,5 @@ def _modules() -> list[ModuleType]:
         iimc,
         kontra,
         ramsch,
+        softmaxn,
     ]

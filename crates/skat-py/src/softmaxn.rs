@@ -1,0 +1,55 @@
+//! Bindings of soft-max^n card play in Skat (`skat_core::softmaxn_pimc`).
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use skat_core::multiplayer::skat_open::Kind;
+use skat_core::softmaxn_pimc::{self, SoftOptions};
+
+use crate::cards::PyCard;
+use crate::error::IntoPyResult;
+use crate::game::PyView;
+
+/// Soft-max^n over ``worlds`` sampled worlds for the seat to move in a suit or grand game,
+/// once every hand holds at most ``endgame`` cards at a trick's start. ``kind`` is the seat's
+/// own preference (``win`` or ``points`` as declarer, ``team``, ``min`` or ``greedy`` as
+/// defender; default ``win``/``team``); ``infer`` rules out opponents' kinds from their cards.
+/// Returns ``{"best": Card, "values": [(Card, mean utility), ...], "worlds": n, "nodes": n,
+/// "models": [[kind, ...] per seat], "ruled_out": [(seat, kind), ...]}``.
+#[pyfunction]
+#[pyo3(signature = (view, worlds, seed=0, endgame=5, kind=None, infer=true))]
+pub fn softmaxn_decide<'py>(
+    py: Python<'py>,
+    view: &PyView,
+    worlds: usize,
+    seed: u64,
+    endgame: u32,
+    kind: Option<&str>,
+    infer: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let kind = kind.map(Kind::parse).transpose().py_err()?;
+    let options = SoftOptions {
+        worlds,
+        endgame,
+        kind,
+        infer,
+    };
+    let v = view.0.clone();
+    let d = py
+        .allow_threads(|| softmaxn_pimc::decide(&v, &options, seed))
+        .py_err()?;
+    let out = PyDict::new(py);
+    out.set_item("best", PyCard(d.best))?;
+    let values: Vec<(PyCard, f64)> = d.values.iter().map(|&(c, v)| (PyCard(c), v)).collect();
+    out.set_item("values", values)?;
+    out.set_item("worlds", d.worlds)?;
+    out.set_item("nodes", d.nodes)?;
+    let models: Vec<Vec<&str>> = d
+        .models
+        .iter()
+        .map(|ks| ks.iter().map(|k| k.name()).collect())
+        .collect();
+    out.set_item("models", models)?;
+    let ruled: Vec<(u8, &str)> = d.ruled_out.iter().map(|(s, k)| (*s, k.name())).collect();
+    out.set_item("ruled_out", ruled)?;
+    Ok(out)
+}

@@ -1,0 +1,154 @@
+"""The ``softmaxn`` player: Kermit, with soft-max^n in PIMC's worlds for the endgame.
+
+Skat's score is not zero-sum between the declarer and each defender, so PIMC's open-handed
+minimax (the declarer's card points against both defenders) is one model of the others among
+several. Once every hand holds at most ``endgame`` cards at a trick's start, this player
+samples ``soft_worlds`` worlds and runs soft-max^n (Sturtevant and Bowling) in each: it
+searches the rest of the game with *sets* of outcomes, modelling each other seat as a
+partial order over outcomes (:mod:`skat._core` ``softmaxn_decide``):
+
+- the declarer may be ``win`` (the level: lost schwarz < lost schneider < lost < won < won
+  schneider < won schwarz) or ``points`` (card points: plays for schneider);
+- a defender may be ``min`` (the declarer's card points, lower is better: PIMC's assumption)
+  or ``greedy`` (its own card points);
+- an opponent is modelled by the intersection of the kinds it may still be, and with
+  ``infer=true`` a kind is ruled out when, in every sampled world, one of the opponent's
+  endgame cards was strictly dominated under it.
+
+Its own kind (``declarer``: ``win`` or ``points``; ``defender``: ``team``, the declarer's
+level, lower is better; ``min`` or ``greedy``) decides: each card is worth the mean of the
+kind's utility over its set, averaged over the worlds. Null games, the auction and the
+tricks before the endgame are ``kermit``'s (with every ``kermit`` option).
+
+Options (spec ``softmaxn:endgame=5,soft_worlds=20,defender=greedy,infer=false``):
+``endgame`` (default :data:`skat.defaults.SOFTMAXN_ENDGAME`), ``soft_worlds`` (default
+:data:`skat.defaults.SOFTMAXN_WORLDS`), ``declarer``, ``defender``, ``infer`` (default true)
+and every ``kermit`` option.
+
+>>> from skat.players import make_player
+>>> p = make_player("softmaxn:defender=greedy,worlds=10,threads=1")
+>>> p.endgame, p.defender, p.infer
+(5, 'greedy', True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skat._core import Action, GameType, Phase, View, softmaxn_decide
+from skat.defaults import (
+    INFERENCE_CANDIDATES,
+    INFERENCE_SIDES,
+    KERMIT_THRESHOLD,
+    KONTRA_THRESHOLD,
+    PIMC_TT_MB,
+    RE_THRESHOLD,
+    SOFTMAXN_DECLARER,
+    SOFTMAXN_DEFENDER,
+    SOFTMAXN_ENDGAME,
+    SOFTMAXN_WORLDS,
+    WORLDS,
+)
+from skat.players.base import PlayerSpecError, check_option, register
+from skat.players.kermit import KermitPlayer
+
+__all__ = ["DECLARER_KINDS", "DEFENDER_KINDS", "SoftmaxnPlayer"]
+
+DECLARER_KINDS = ("win", "points")
+"""What a declarer may want (see the module documentation)."""
+DEFENDER_KINDS = ("team", "min", "greedy")
+"""What a defender may want."""
+
+
+@register("softmaxn")
+class SoftmaxnPlayer(KermitPlayer):
+    """Kermit with soft-max^n endgames over partial-order models of the other seats."""
+
+    def __init__(
+        self,
+        endgame: int = SOFTMAXN_ENDGAME,
+        soft_worlds: int = SOFTMAXN_WORLDS,
+        declarer: str = SOFTMAXN_DECLARER,
+        defender: str = SOFTMAXN_DEFENDER,
+        infer: bool = True,
+        threshold: float = KERMIT_THRESHOLD,
+        model: str | None = None,
+        worlds: int = WORLDS,
+        seconds: float | None = None,
+        points: bool = True,
+        threads: int | None = None,
+        tt_mb: int = PIMC_TT_MB,
+        seed: int = 0,
+        inference: str = INFERENCE_SIDES,
+        candidates: int = INFERENCE_CANDIDATES,
+        inference_tables: str | None = None,
+        pcut: float = 0.0,
+        kontra: float = KONTRA_THRESHOLD,
+        re: float = RE_THRESHOLD,
+    ) -> None:
+        if not 1 <= endgame <= 10:
+            raise PlayerSpecError(f"option endgame must be in 1..10, got {endgame}")
+        check_option("worlds", soft_worlds)
+        if declarer not in DECLARER_KINDS:
+            raise PlayerSpecError(
+                f"option declarer must be one of {', '.join(DECLARER_KINDS)}, got {declarer!r}"
+            )
+        if defender not in DEFENDER_KINDS:
+            raise PlayerSpecError(
+                f"option defender must be one of {', '.join(DEFENDER_KINDS)}, got {defender!r}"
+            )
+        super().__init__(
+            threshold=threshold,
+            model=model,
+            worlds=worlds,
+            seconds=seconds,
+            points=points,
+            threads=threads,
+            tt_mb=tt_mb,
+            seed=seed,
+            inference=inference,
+            candidates=candidates,
+            inference_tables=inference_tables,
+            pcut=pcut,
+            kontra=kontra,
+            re=re,
+        )
+        self.endgame = endgame
+        self.soft_worlds = soft_worlds
+        self.declarer = declarer
+        self.defender = defender
+        self.infer = infer
+        self.last_soft: dict[str, Any] | None = None
+        """The last soft-max^n decision (``softmaxn_decide``'s dictionary), for analysis."""
+
+    def new_game(self, seat: int, seed: int) -> None:
+        super().new_game(seat, seed)
+        self.last_soft = None
+
+    def searches(self, view: View) -> bool:
+        """Whether this card-play decision is a soft-max^n one (suit or grand, in the
+        endgame, more than one legal card)."""
+        return (
+            view.phase == Phase.PLAY
+            and not view.ramsch
+            and view.contract is not None
+            and view.contract.game_type != GameType.NULL
+            and 10 - len(view.tricks) <= self.endgame
+            and len(view.legal_actions()) > 1
+        )
+
+    def act(self, view: View) -> Action | str:
+        if not self.searches(view):
+            return super().act(view)
+        kind = self.declarer if view.declarer == view.seat else self.defender
+        decision = softmaxn_decide(
+            view,
+            self.soft_worlds,
+            self.sample_seed(view),
+            endgame=self.endgame,
+            kind=kind,
+            infer=self.infer,
+        )
+        self.last_soft = decision
+        best = decision["best"]
+        return next(a for a in view.legal_actions() if a.card == best)
