@@ -26,13 +26,13 @@
 use crate::cards::Card;
 use crate::error::SkatError;
 use crate::game::{Phase, View};
-use crate::multiplayer::models::strictly_dominates;
-use crate::multiplayer::skat_open::{Kind, OpenModel, OpenState, SkatOpen};
+use crate::multiplayer::models::{strictly_dominates, MaxnSet};
+use crate::multiplayer::skat_open::{Kind, OpenModel, OpenState, Outcome, SkatOpen};
 use crate::multiplayer::softmaxn::SoftMaxn;
 use crate::multiplayer::Game;
 use crate::pimc::{twelve, win_threshold, world_position};
 use crate::sampling::{Knowledge, World};
-use crate::solver::Position;
+use crate::solver::{representatives, Position};
 
 /// The kinds a declarer may be.
 pub const DECLARER_CANDIDATES: [Kind; 2] = [Kind::Win, Kind::Points];
@@ -129,6 +129,26 @@ fn line(view: &View, w: &World, first: usize) -> Result<Line, SkatError> {
     })
 }
 
+/// Every legal card of `state` with its soft-max^n set (interchangeable cards share their
+/// representative's set).
+fn card_sets(
+    search: &mut SoftMaxn<SkatOpen, OpenModel>,
+    state: &OpenState,
+) -> Vec<(Card, MaxnSet<Outcome>)> {
+    let sets = search.children(state);
+    representatives(&state.pos)
+        .into_iter()
+        .map(|(c, rep)| {
+            let set = &sets
+                .iter()
+                .find(|(m, _)| *m == rep)
+                .expect("a representative")
+                .1;
+            (c, set.clone())
+        })
+        .collect()
+}
+
 fn models(game: SkatOpen, masks: &[u8; 3]) -> Vec<OpenModel> {
     (0..3u8)
         .map(|seat| OpenModel {
@@ -203,7 +223,7 @@ pub fn decide(view: &View, options: &SoftOptions, seed: u64) -> Result<SoftDecis
         let mut state = l.start;
         for (i, &(mover, card)) in l.played.iter().enumerate() {
             if options.infer && mover != seat && state.pos.legal_cards().len() > 1 {
-                let children = s.children(&state);
+                let children = card_sets(s, &state);
                 let chosen = &children
                     .iter()
                     .find(|(c, _)| *c == card)
@@ -220,7 +240,7 @@ pub fn decide(view: &View, options: &SoftOptions, seed: u64) -> Result<SoftDecis
                     };
                     if children
                         .iter()
-                        .any(|(c, set)| *c != card && strictly_dominates(&m, set, chosen))
+                        .any(|(_, set)| strictly_dominates(&m, set, chosen))
                     {
                         inconsistent[i][k] += 1;
                     }
@@ -269,7 +289,7 @@ pub fn decide(view: &View, options: &SoftOptions, seed: u64) -> Result<SoftDecis
     let mut sums: Vec<(Card, f64)> = Vec::new();
     for (i, ((l, s), state)) in lines.iter().zip(searchers.iter_mut()).zip(&now).enumerate() {
         debug_assert_eq!(Some(state.pos), world_position(view, &worlds[i]).ok());
-        for (card, set) in s.children(state) {
+        for (card, set) in card_sets(s, state) {
             let mean = set
                 .outcomes()
                 .iter()

@@ -19,11 +19,21 @@ use crate::SkatError;
 pub trait Model<O> {
     /// Whether the modelled player strictly prefers `u` to `v`.
     fn prefers(&self, u: &O, v: &O) -> bool;
+
+    /// Whether every outcome of `s1` is preferred to every outcome of `s2` (strict
+    /// domination of sets). A model may answer faster than pair by pair (for example from
+    /// each set's extremes, when its order is given by keys), never differently.
+    fn dominates(&self, s1: &[O], s2: &[O]) -> bool {
+        s1.iter().all(|u| s2.iter().all(|v| self.prefers(u, v)))
+    }
 }
 
 impl<O, M: Model<O> + ?Sized> Model<O> for &M {
     fn prefers(&self, u: &O, v: &O) -> bool {
         (**self).prefers(u, v)
+    }
+    fn dominates(&self, s1: &[O], s2: &[O]) -> bool {
+        (**self).dominates(s1, s2)
     }
 }
 
@@ -194,23 +204,26 @@ impl Model<u8> for GraphModel {
 
 /// A set of max^n values (outcomes), sorted and without repeats.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct MaxnSet<O>(Vec<O>);
+pub struct MaxnSet<O>(std::sync::Arc<[O]>);
 
 impl<O: Copy + Ord> MaxnSet<O> {
     /// The set of one outcome.
     pub fn single(o: O) -> MaxnSet<O> {
-        MaxnSet(vec![o])
+        MaxnSet(std::sync::Arc::from([o]))
     }
 
     /// The set of the given outcomes.
     pub fn from_outcomes(mut v: Vec<O>) -> MaxnSet<O> {
         v.sort_unstable();
         v.dedup();
-        MaxnSet(v)
+        MaxnSet(v.into())
     }
 
     /// The union with `other`.
     pub fn union(&self, other: &MaxnSet<O>) -> MaxnSet<O> {
+        if self.0 == other.0 {
+            return self.clone();
+        }
         let mut v = Vec::with_capacity(self.0.len() + other.0.len());
         let (mut i, mut j) = (0, 0);
         while i < self.0.len() && j < other.0.len() {
@@ -229,7 +242,7 @@ impl<O: Copy + Ord> MaxnSet<O> {
         }
         v.extend_from_slice(&self.0[i..]);
         v.extend_from_slice(&other.0[j..]);
-        MaxnSet(v)
+        MaxnSet(v.into())
     }
 
     /// The outcomes, in increasing order.
@@ -264,8 +277,7 @@ pub fn strictly_dominates<O, M: Model<O> + ?Sized>(
     s1: &MaxnSet<O>,
     s2: &MaxnSet<O>,
 ) -> bool {
-    s1.0.iter()
-        .all(|u1| s2.0.iter().all(|u2| model.prefers(u1, u2)))
+    model.dominates(&s1.0, &s2.0)
 }
 
 /// `s1` weakly dominates `s2` under `model`: no u2 of s2 is preferred to any u1 of s1, and

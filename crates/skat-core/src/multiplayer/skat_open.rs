@@ -23,12 +23,15 @@
 //! card points and tricks there, the skat being fixed). An [`OpenModel`] is what one seat
 //! assumes of another: the intersection of a set of kinds (u preferred to v when every kind
 //! in the set prefers it), itself a strict partial order; the empty set prefers nothing.
+//!
+//! The searches see one card of each run of interchangeable cards (same follow group, equal
+//! card points, adjacent among the live cards): the others have the same outcomes.
 
 use super::models::Model;
 use super::Game;
 use crate::cards::Card;
 use crate::error::SkatError;
-use crate::solver::Position;
+use crate::solver::{representatives, Position};
 
 /// One kind of Skat player (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,10 +114,26 @@ pub struct SkatOpen {
 }
 
 /// A state of [`SkatOpen`]: the solver position and the left defender's card points so far.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpenState {
     pub pos: Position,
     pub left_points: u8,
+}
+
+/// Hashes the parts that vary between the trick starts of one search (hands, leader, points,
+/// tricks; the tables keep only trick starts): two words
+/// instead of the position byte by byte. Equal states hash equally, as `Eq` requires.
+impl std::hash::Hash for OpenState {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let [a, b, c] = self.pos.hands().map(|x| x.bits() as u64);
+        h.write_u64(a | b << 32);
+        h.write_u64(
+            c | (self.pos.leader() as u64) << 32
+                | (self.pos.declarer_points() as u64) << 34
+                | (self.pos.declarer_tricks() as u64) << 42
+                | (self.left_points as u64) << 46,
+        );
+    }
 }
 
 impl SkatOpen {
@@ -197,6 +216,20 @@ impl SkatOpen {
         }
     }
 
+    /// The key by which a player of `kind` at `seat` orders outcomes: `prefers(kind, seat, u,
+    /// v)` exactly when `key(kind, seat, u) > key(kind, seat, v)`.
+    pub fn key(&self, kind: Kind, seat: u8, o: Outcome) -> i32 {
+        let (d, t, _) = unpack(o);
+        let (d, t) = (d as i32, t as i32);
+        match kind {
+            Kind::Win => self.level(o) as i32,
+            Kind::Team => -(self.level(o) as i32),
+            Kind::Points => d * 16 + t,
+            Kind::Min => -(d * 16 + t),
+            Kind::Greedy => self.points_of(seat, o) as i32,
+        }
+    }
+
     /// What an outcome is worth to a player of `kind` at `seat`: a number that grows with
     /// the kind's preference (its level's [`LEVEL_SCORE`] with the card points as a tie-break
     /// for `Win` and `Team`; the card points for the others).
@@ -234,9 +267,16 @@ impl Game for SkatOpen {
         s.pos.to_move() as usize
     }
 
+    /// One card of each run of interchangeable cards ([`representatives`]): the others lead
+    /// to the same outcomes.
     fn moves(&self, s: &OpenState, out: &mut Vec<Card>) {
         out.clear();
-        out.extend(s.pos.legal_cards().iter());
+        out.extend(
+            representatives(&s.pos)
+                .into_iter()
+                .filter(|(c, rep)| c == rep)
+                .map(|(c, _)| c),
+        );
     }
 
     fn apply(&self, s: &OpenState, m: Card) -> OpenState {
@@ -274,13 +314,31 @@ pub struct OpenModel {
     pub mask: u8,
 }
 
+impl OpenModel {
+    fn kinds(&self) -> impl Iterator<Item = Kind> + '_ {
+        Kind::ALL.into_iter().filter(|k| self.mask & k.bit() != 0)
+    }
+}
+
 impl Model<Outcome> for OpenModel {
     fn prefers(&self, u: &Outcome, v: &Outcome) -> bool {
         self.mask != 0
-            && Kind::ALL
-                .into_iter()
-                .filter(|k| self.mask & k.bit() != 0)
+            && self
+                .kinds()
                 .all(|k| self.game.prefers(k, self.seat, *u, *v))
+    }
+
+    /// Each kind orders by a key, so s1 dominates s2 under all of them exactly when, for each
+    /// kind, s1's smallest key exceeds s2's largest.
+    fn dominates(&self, s1: &[Outcome], s2: &[Outcome]) -> bool {
+        if s1.is_empty() || s2.is_empty() {
+            return true;
+        }
+        self.mask != 0
+            && self.kinds().all(|k| {
+                let key = |o: &Outcome| self.game.key(k, self.seat, *o);
+                s1.iter().map(key).min() > s2.iter().map(key).max()
+            })
     }
 }
 
@@ -411,6 +469,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The keyed domination test agrees with the pair-by-pair definition.
+    #[test]
+    fn keyed_domination_matches_pairs() {
+        let mut rng = Rng::new(9);
+        let pos = random_position(&mut rng, 3);
+        let g = SkatOpen::new(&pos, 61).unwrap();
+        let mut s = SoftMaxn::new(&g, models(g, [0; 3]));
+        let all: Vec<Outcome> = s.value(&g.state(pos, 0)).outcomes().to_vec();
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let pick = |rng: &mut Rng| -> Vec<Outcome> {
+                let n = 1 + rng.below(3) as usize;
+                (0..n)
+                    .map(|_| all[rng.below(all.len() as u64) as usize])
+                    .collect()
+            };
+            let (a, b) = (pick(&mut rng), pick(&mut rng));
+            let mask = rng.below(32) as u8;
+            let m = OpenModel {
+                game: g,
+                seat: rng.below(3) as u8,
+                mask,
+            };
+            let pairs = a.iter().all(|u| b.iter().all(|v| m.prefers(u, v)));
+            assert_eq!(m.dominates(&a, &b), pairs);
+            checked += pairs as usize;
+        }
+        assert!(checked > 40, "{checked}");
     }
 
     /// With no preferences anywhere, the root set is every reachable outcome, and every

@@ -335,23 +335,10 @@ impl Solver {
     /// equivalent under the solver's collapsing rule map to one representative; without
     /// `collapse_equivalent` every card is its own). Descending card order.
     pub fn representatives(&self, pos: &Position) -> Vec<(Card, Card)> {
-        let legal = pos.legal_cards();
         if !self.options.collapse_equivalent {
-            return legal.iter().map(|c| (c, c)).collect();
+            return pos.legal_cards().iter().map(|c| (c, c)).collect();
         }
-        let lay = Layout::get(pos.game_type());
-        let hands = pos.hands();
-        let p = pos.to_move() as usize;
-        let trick: crate::cards::Cards = pos.trick().into_iter().collect();
-        let live = lay.to_internal(hands[0] | hands[1] | hands[2] | trick);
-        let reps =
-            order::representatives(lay, lay.to_internal(legal), lay.to_internal(hands[p]), live);
-        let mut out: Vec<(Card, Card)> = legal
-            .iter()
-            .map(|c| (c, lay.card(reps[lay.bit(c) as usize])))
-            .collect();
-        out.sort_by_key(|m| std::cmp::Reverse(m.0));
-        out
+        representatives(pos)
     }
 
     /// Whether the value reaches `target`: suit/grand `solve(pos) >= target`; null
@@ -405,6 +392,25 @@ impl Solver {
         out.sort_by_key(|m| std::cmp::Reverse(m.0));
         (out, self.finish(start, nodes, probes, hits0))
     }
+}
+
+/// For each legal card of the player to move, the card whose subtree it shares: cards of one
+/// run (same follow group, equal card points, no live card of another seat between them in
+/// power) are interchangeable, with identical outcomes (trick winners and points) in every line
+/// of play, so each maps to the highest card of its run. Descending card order.
+pub fn representatives(pos: &Position) -> Vec<(Card, Card)> {
+    let legal = pos.legal_cards();
+    let lay = Layout::get(pos.game_type());
+    let hands = pos.hands();
+    let p = pos.to_move() as usize;
+    let live = lay.to_internal(hands[0] | hands[1] | hands[2] | pos.trick_cards());
+    let reps = order::representatives(lay, lay.to_internal(legal), lay.to_internal(hands[p]), live);
+    let mut out: Vec<(Card, Card)> = legal
+        .iter()
+        .map(|c| (c, lay.card(reps[lay.bit(c) as usize])))
+        .collect();
+    out.sort_by_key(|m| std::cmp::Reverse(m.0));
+    out
 }
 
 /// Solves one position with a fresh default solver.

@@ -189,6 +189,11 @@ impl Position {
         self.trick.iter().flatten().copied().collect()
     }
 
+    /// The cards already played to the current trick, as a set (no allocation).
+    pub fn trick_cards(&self) -> crate::cards::Cards {
+        self.trick.iter().flatten().copied().collect()
+    }
+
     pub(crate) fn trick_len(&self) -> usize {
         self.trick.iter().flatten().count()
     }
