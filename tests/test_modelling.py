@@ -221,6 +221,16 @@ def test_table_cells_are_the_clones_tournaments(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cell-0-0.sgf", "cell-1-0.sgf"]
     two = run_table(["rules", "random"], ["rules"], deals=2, seed=8, workers=2)
     assert [c.as_dict()["row"] for c in two.cells] == [c.as_dict()["row"] for c in table.cells]
+    # the candidates compared deal by deal: the per-deal points average to the cell's column
+    for cell in table.cells:
+        assert sorted(cell.col_by_deal) == [0, 1]
+        assert sum(cell.col_by_deal.values()) / 2 == pytest.approx(cell.col)
+    (paired,) = table.paired()
+    first, second = table.cells[0].col_by_deal, table.cells[1].col_by_deal
+    diffs = [second[k] - first[k] for k in (0, 1)]
+    assert (paired["candidate"], paired["against"], paired["deals"]) == ("random", "rules", 2)
+    assert paired["mean"] == pytest.approx(sum(diffs) / 2)
+    assert table.as_dict()["paired"] == table.paired()
 
 
 def test_table_cli(tmp_path: Path) -> None:

@@ -6,7 +6,10 @@ every cell plays the same deals in the same order, and a cell is one sequential 
 modelling players learn deal by deal). Cells are independent and run side by side in
 ``workers`` processes; the results do not depend on how many. A cell reports, as the thesis
 does, the row (benchmark) player's points per list, the column (candidate) player's, and
-row - column, each with its standard error over deals.
+row - column, each with its standard error over deals. Because every cell plays the same
+deals, the candidates are also compared deal by deal: for each benchmark, every candidate's
+points per list minus the first candidate's, over the deals both cells scored
+(:meth:`TableResult.paired`).
 
 >>> table = run_table(["rules"], ["random"], deals=1, seed=2)
 >>> cell = table.cells[0]
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +30,7 @@ from typing import Any
 from skat.defaults import THREADS_ENV, threads_per_worker
 from skat.players.base import make_player
 from skat.tournament import run
+from skat.tournament_results import LIST_GAMES, Z95, game_score, standard_error
 
 __all__ = ["Cell", "TableResult", "run_table"]
 
@@ -49,6 +54,8 @@ class Cell:
     """Deals in the statistics."""
     tournament: dict[str, Any] = field(repr=False)
     """The cell's tournament report (``TournamentResult.to_json``)."""
+    col_by_deal: dict[int, float] = field(default_factory=dict, repr=False)
+    """The candidate's points per list in each scored deal (36 x its mean score), by deal."""
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -63,6 +70,7 @@ class Cell:
             "row_minus_col_se": self.row_minus_col_se,
             "deals": self.deals,
             "tournament": self.tournament,
+            "col_by_deal": {str(k): v for k, v in sorted(self.col_by_deal.items())},
         }
 
 
@@ -82,6 +90,33 @@ class TableResult:
         """The cell of ``candidate`` against ``benchmark``."""
         return next(c for c in self.cells if c.candidate == candidate and c.benchmark == benchmark)
 
+    def paired(self) -> list[dict[str, Any]]:
+        """For each benchmark and each candidate after the first: the candidate's points per
+        list minus the first candidate's, deal by deal over the deals both scored (mean,
+        standard error, 95% interval, deals)."""
+        out = []
+        base = self.candidates[0]
+        for bench in self.benchmarks:
+            first = self.cell(base, bench).col_by_deal
+            for cand in self.candidates[1:]:
+                other = self.cell(cand, bench).col_by_deal
+                diffs = [other[k] - first[k] for k in sorted(first) if k in other]
+                mean = statistics.fmean(diffs) if diffs else None
+                se = standard_error(diffs)
+                ci = [mean - Z95 * se, mean + Z95 * se] if mean is not None and se else None
+                out.append(
+                    {
+                        "benchmark": bench,
+                        "candidate": cand,
+                        "against": base,
+                        "mean": mean,
+                        "stderr": se,
+                        "ci95": ci,
+                        "deals": len(diffs),
+                    }
+                )
+        return out
+
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {
@@ -90,6 +125,7 @@ class TableResult:
             "deals": self.deals,
             "seed": self.seed,
             "cells": [c.as_dict() for c in self.cells],
+            "paired": self.paired(),
             "seconds": self.seconds,
             "workers": self.workers,
         }
@@ -107,6 +143,11 @@ def _cell(job: tuple[str, str, int, int, str | None]) -> Cell:
     paired = result.paired_difference
     assert a.points_per_list is not None and b.points_per_list is not None
     assert paired.mean is not None
+    by_deal = {
+        d.index: LIST_GAMES * statistics.fmean(game_score(g, "A") for g in d.games)
+        for d in result.outcomes
+        if d.ok
+    }
     return Cell(
         candidate,
         benchmark,
@@ -118,6 +159,7 @@ def _cell(job: tuple[str, str, int, int, str | None]) -> Cell:
         paired.stderr,
         paired.deals,
         result.to_json(),
+        by_deal,
     )
 
 

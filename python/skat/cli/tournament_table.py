@@ -32,7 +32,10 @@ candidate, standard errors over deals.
 TABLE_EPILOG = """\
 JSON (--json): candidates, benchmarks, deals, seed, seconds, workers, cells (per
 cell: candidate, benchmark, row, row_se, col, col_se, row_minus_col,
-row_minus_col_se, deals, tournament: the cell's 'skat tournament --json' report).
+row_minus_col_se, deals, col_by_deal: the candidate's points per list per deal,
+tournament: the cell's 'skat tournament --json' report), paired (per benchmark,
+each candidate minus the first, deal by deal: benchmark, candidate, against,
+mean, stderr, ci95, deals).
 
 example (Table 7.1 with our players):
   skat tournament-table --deals 2000 --seed 71 --workers 2 \\
@@ -88,6 +91,17 @@ def cmd_table(args: argparse.Namespace, console: Console) -> int:
             )
         table.add_row(*row)
     console.print(table)
+    for p in result.paired():
+        if p["mean"] is None:
+            continue
+        ci = p["ci95"]
+        interval = f", 95% [{ci[0]:+.0f}, {ci[1]:+.0f}]" if ci else ""
+        console.print(
+            escape(
+                f"against {p['benchmark']}: {p['candidate']} - {p['against']}"
+                f" {p['mean']:+.1f} points per list{interval} ({p['deals']} deals, paired)"
+            )
+        )
     if args.json:
         save_json(args.json, result.as_dict())
     return 0
