@@ -16,12 +16,13 @@
 //!
 //! Inference (the paper's section 4, adapted to hidden cards): every card an opponent played
 //! since the endgame began is rebuilt in each world (the world's hands plus the cards played
-//! since), and searched with the generalised models (the intersection of each opponent's
-//! remaining kinds). A kind is ruled out for that seat when, in *every* world, another card's
-//! set strictly dominates the chosen card's set under that kind. The opponent chose without
-//! seeing the world, so this is a heuristic, not the paper's sound test: requiring all worlds
-//! is what keeps it cautious. A seat is never left without a kind: if every candidate is ruled
-//! out, it keeps them all. The search is deterministic for a given seed.
+//! since) and searched with the generalised models (each opponent as the intersection of its
+//! candidate kinds, the decider as its own kind). A kind is ruled out for that seat when, in
+//! *every* world, another card's set strictly dominates the chosen card's set under that
+//! kind. The opponent chose without seeing the world, so this is a heuristic, not the paper's
+//! sound test: requiring all worlds is what keeps it cautious. A seat is never left without a
+//! kind: if every candidate is ruled out, it keeps them all. Nothing is remembered between
+//! decisions; the search is deterministic for a given seed.
 
 use crate::cards::Card;
 use crate::error::SkatError;
@@ -159,6 +160,71 @@ fn models(game: SkatOpen, masks: &[u8; 3]) -> Vec<OpenModel> {
         .collect()
 }
 
+/// Replays every world's line from the endgame's first trick to now; returns each world's
+/// current state and, with `infer`, the kinds each seat keeps: a candidate kind of an opponent
+/// is dropped when one of its cards was strictly dominated under that kind, by another card's
+/// set, in every world (a seat left with no kind keeps them all; the decider's entry is its
+/// candidates, unused).
+fn replay(
+    lines: &[Line],
+    searchers: &mut [SoftMaxn<SkatOpen, OpenModel>],
+    seat: u8,
+    declarer: u8,
+    infer: bool,
+) -> (Vec<OpenState>, [u8; 3]) {
+    // inconsistent[step][kind]: worlds in which that step's card was dominated under the kind
+    let mut inconsistent = vec![[0usize; 5]; lines[0].played.len()];
+    let mut now = Vec::with_capacity(lines.len());
+    for (l, s) in lines.iter().zip(searchers.iter_mut()) {
+        let mut state = l.start;
+        for (i, &(mover, card)) in l.played.iter().enumerate() {
+            if infer && mover != seat && state.pos.legal_cards().len() > 1 {
+                let children = card_sets(s, &state);
+                let chosen = &children
+                    .iter()
+                    .find(|(c, _)| *c == card)
+                    .expect("a played card is legal in its world")
+                    .1;
+                for (k, kind) in Kind::ALL.into_iter().enumerate() {
+                    let m = OpenModel {
+                        game: l.game,
+                        seat: mover,
+                        mask: kind.bit(),
+                    };
+                    if candidates(mover, declarer).contains(&kind)
+                        && children
+                            .iter()
+                            .any(|(_, set)| strictly_dominates(&m, set, chosen))
+                    {
+                        inconsistent[i][k] += 1;
+                    }
+                }
+            }
+            state = l.game.apply(&state, card);
+        }
+        now.push(state);
+    }
+    let keeps = std::array::from_fn(|other| {
+        let all = mask(candidates(other as u8, declarer));
+        let mut keep = all;
+        for (i, &(mover, _)) in lines[0].played.iter().enumerate() {
+            if mover as usize == other {
+                for (k, kind) in Kind::ALL.into_iter().enumerate() {
+                    if inconsistent[i][k] == lines.len() {
+                        keep &= !kind.bit();
+                    }
+                }
+            }
+        }
+        if keep == 0 {
+            all
+        } else {
+            keep
+        }
+    });
+    (now, keeps)
+}
+
 /// The soft-max^n decision of the seat to move (see the module documentation).
 pub fn decide(view: &View, options: &SoftOptions, seed: u64) -> Result<SoftDecision, SkatError> {
     if view.phase != Phase::Playing || view.to_move != Some(view.seat) || view.ramsch {
@@ -213,68 +279,17 @@ pub fn decide(view: &View, options: &SoftOptions, seed: u64) -> Result<SoftDecis
         .iter()
         .map(|l| SoftMaxn::new(&l.game, models(l.game, &masks)))
         .collect();
-    let mut now: Vec<OpenState> = Vec::with_capacity(lines.len());
-
-    // inference: replay the cards played since the endgame began in every world
-    // inconsistent[step][kind] = worlds in which that opponent's card was dominated
-    let steps = lines[0].played.len();
-    let mut inconsistent = vec![[0usize; 5]; steps];
-    for (l, s) in lines.iter().zip(searchers.iter_mut()) {
-        let mut state = l.start;
-        for (i, &(mover, card)) in l.played.iter().enumerate() {
-            if options.infer && mover != seat && state.pos.legal_cards().len() > 1 {
-                let children = card_sets(s, &state);
-                let chosen = &children
-                    .iter()
-                    .find(|(c, _)| *c == card)
-                    .expect("a played card is legal in its world")
-                    .1;
-                for (k, kind) in Kind::ALL.into_iter().enumerate() {
-                    if !candidates(mover, declarer).contains(&kind) {
-                        continue;
-                    }
-                    let m = OpenModel {
-                        game: l.game,
-                        seat: mover,
-                        mask: kind.bit(),
-                    };
-                    if children
-                        .iter()
-                        .any(|(_, set)| strictly_dominates(&m, set, chosen))
-                    {
-                        inconsistent[i][k] += 1;
-                    }
-                }
-            }
-            state = l.game.apply(&state, card);
-        }
-        now.push(state);
-    }
+    let (now, inferred) = replay(&lines, &mut searchers, seat, declarer, options.infer);
     if options.infer {
-        let n = lines.len();
-        let mut new_masks = masks;
         for other in (0..3u8).filter(|&s| s != seat) {
-            let mut keep = mask(candidates(other, declarer));
-            for (i, &(mover, _)) in lines[0].played.iter().enumerate() {
-                if mover != other {
-                    continue;
-                }
-                for (k, kind) in Kind::ALL.into_iter().enumerate() {
-                    if inconsistent[i][k] == n {
-                        keep &= !kind.bit();
-                    }
-                }
-            }
-            if keep == 0 {
-                keep = mask(candidates(other, declarer));
-            }
             for kind in candidates(other, declarer) {
-                if keep & kind.bit() == 0 {
+                if inferred[other as usize] & kind.bit() == 0 {
                     ruled_out.push((other, *kind));
                 }
             }
-            new_masks[other as usize] = keep;
         }
+        let mut new_masks = inferred;
+        new_masks[seat as usize] = masks[seat as usize];
         if new_masks != masks {
             masks = new_masks;
             nodes += searchers.iter().map(|s| s.nodes).sum::<u64>();
