@@ -43,6 +43,14 @@ def test_values_match_the_pure_python_reference() -> None:
                 if s != view.seat
             }
             ref = card_values(view, 3, 11, kind, models)
+            zero_sum = {
+                s: ("points",) if s == view.declarer else ("min",)
+                for s in range(3)
+                if s != view.seat
+            }
+            control = softmaxn_decide(view, 3, seed=11, endgame=3, kind=kind, generic=False)
+            for card, value in card_values(view, 3, 11, kind, zero_sum).items():
+                assert dict(control["values"])[card] == pytest.approx(value, abs=1e-9)
             got = dict(d["values"])
             assert got.keys() == ref.keys()
             for card, value in ref.items():
@@ -70,7 +78,8 @@ def test_refuses_what_it_does_not_search() -> None:
 
 
 def test_player_options_are_checked() -> None:
-    for bad in ("endgame=0", "endgame=11", "declarer=greedy", "defender=win", "soft_worlds=0"):
+    bad_options = ("endgame=0", "endgame=11", "declarer=greedy", "defender=win", "soft_worlds=0")
+    for bad in (*bad_options, "models=paranoid"):
         with pytest.raises(SkatError):
             make_player(f"softmaxn:{bad}")
     p = make_player(f"softmaxn:{FAST},declarer=points,defender=greedy,infer=false")

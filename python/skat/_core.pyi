@@ -716,4 +716,5 @@ def softmaxn_decide(
     endgame: int = 5,
     kind: str | None = None,
     infer: bool = True,
+    generic: bool = True,
 ) -> dict[str, Any]: ...

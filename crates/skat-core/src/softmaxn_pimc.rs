@@ -51,6 +51,10 @@ pub struct SoftOptions {
     pub kind: Option<Kind>,
     /// Whether to infer the opponents' kinds from their cards.
     pub infer: bool,
+    /// Model the opponents generically (the intersection of their candidate kinds); off: as
+    /// PIMC's zero-sum search does (a declarer opponent `Points`, a defender opponent `Min`),
+    /// with no inference. The control for measuring what the generic models change.
+    pub generic: bool,
 }
 
 /// A soft-max^n decision.
@@ -271,16 +275,25 @@ pub fn decide(view: &View, options: &SoftOptions, seed: u64) -> Result<SoftDecis
         .map(|w| line(view, w, first))
         .collect::<Result<Vec<Line>, SkatError>>()?;
 
-    let mut masks: [u8; 3] = std::array::from_fn(|s| mask(candidates(s as u8, declarer)));
+    let mut masks: [u8; 3] = std::array::from_fn(|s| {
+        if options.generic {
+            mask(candidates(s as u8, declarer))
+        } else if s as u8 == declarer {
+            Kind::Points.bit()
+        } else {
+            Kind::Min.bit()
+        }
+    });
     masks[seat as usize] = own.bit();
+    let infer = options.infer && options.generic;
     let mut nodes = 0u64;
     let mut ruled_out = Vec::new();
     let mut searchers: Vec<SoftMaxn<SkatOpen, OpenModel>> = lines
         .iter()
         .map(|l| SoftMaxn::new(&l.game, models(l.game, &masks)))
         .collect();
-    let (now, inferred) = replay(&lines, &mut searchers, seat, declarer, options.infer);
-    if options.infer {
+    let (now, inferred) = replay(&lines, &mut searchers, seat, declarer, infer);
+    if infer {
         for other in (0..3u8).filter(|&s| s != seat) {
             for kind in candidates(other, declarer) {
                 if inferred[other as usize] & kind.bit() == 0 {
@@ -374,6 +387,7 @@ mod tests {
             endgame: 4,
             kind: None,
             infer,
+            generic: true,
         }
     }
 

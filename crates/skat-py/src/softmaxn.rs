@@ -12,11 +12,14 @@ use crate::game::PyView;
 /// Soft-max^n over ``worlds`` sampled worlds for the seat to move in a suit or grand game,
 /// once every hand holds at most ``endgame`` cards at a trick's start. ``kind`` is the seat's
 /// own preference (``win`` or ``points`` as declarer, ``team``, ``min`` or ``greedy`` as
-/// defender; default ``win``/``team``); ``infer`` rules out opponents' kinds from their cards.
+/// defender; default ``win``/``team``); ``infer`` rules out opponents' kinds from their cards;
+/// ``generic=False`` models the opponents as PIMC does (declarer ``points``, defenders
+/// ``min``), without inference.
 /// Returns ``{"best": Card, "values": [(Card, mean utility), ...], "worlds": n, "nodes": n,
 /// "models": [[kind, ...] per seat], "ruled_out": [(seat, kind), ...]}``.
 #[pyfunction]
-#[pyo3(signature = (view, worlds, seed=0, endgame=5, kind=None, infer=true))]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (view, worlds, seed=0, endgame=5, kind=None, infer=true, generic=true))]
 pub fn softmaxn_decide<'py>(
     py: Python<'py>,
     view: &PyView,
@@ -25,6 +28,7 @@ pub fn softmaxn_decide<'py>(
     endgame: u32,
     kind: Option<&str>,
     infer: bool,
+    generic: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let kind = kind.map(Kind::parse).transpose().py_err()?;
     let options = SoftOptions {
@@ -32,6 +36,7 @@ pub fn softmaxn_decide<'py>(
         endgame,
         kind,
         infer,
+        generic,
     };
     let v = view.0.clone();
     let d = py

@@ -22,8 +22,10 @@ tricks before the endgame are ``kermit``'s (with every ``kermit`` option).
 
 Options (spec ``softmaxn:endgame=5,soft_worlds=20,defender=greedy,infer=false``):
 ``endgame`` (default :data:`skat.defaults.SOFTMAXN_ENDGAME`), ``soft_worlds`` (default
-:data:`skat.defaults.SOFTMAXN_WORLDS`), ``declarer``, ``defender``, ``infer`` (default true)
-and every ``kermit`` option.
+:data:`skat.defaults.SOFTMAXN_WORLDS`), ``declarer``, ``defender``, ``infer`` (default true),
+``models`` (``generic``, the default, or ``zero-sum``: the opponents as PIMC models them, a
+declarer ``points`` and defenders ``min``, without inference; the control that isolates what
+the generic models change) and every ``kermit`` option.
 
 >>> from skat.players import make_player
 >>> p = make_player("softmaxn:defender=greedy,worlds=10,threads=1")
@@ -52,12 +54,14 @@ from skat.defaults import (
 from skat.players.base import PlayerSpecError, check_option, register
 from skat.players.kermit import KermitPlayer
 
-__all__ = ["DECLARER_KINDS", "DEFENDER_KINDS", "SoftmaxnPlayer"]
+__all__ = ["DECLARER_KINDS", "DEFENDER_KINDS", "MODELS", "SoftmaxnPlayer"]
 
 DECLARER_KINDS = ("win", "points")
 """What a declarer may want (see the module documentation)."""
 DEFENDER_KINDS = ("team", "min", "greedy")
 """What a defender may want."""
+MODELS = ("generic", "zero-sum")
+"""How the opponents are modelled."""
 
 
 @register("softmaxn")
@@ -71,6 +75,7 @@ class SoftmaxnPlayer(KermitPlayer):
         declarer: str = SOFTMAXN_DECLARER,
         defender: str = SOFTMAXN_DEFENDER,
         infer: bool = True,
+        models: str = "generic",
         threshold: float = KERMIT_THRESHOLD,
         model: str | None = None,
         worlds: int = WORLDS,
@@ -97,6 +102,10 @@ class SoftmaxnPlayer(KermitPlayer):
             raise PlayerSpecError(
                 f"option defender must be one of {', '.join(DEFENDER_KINDS)}, got {defender!r}"
             )
+        if models not in MODELS:
+            raise PlayerSpecError(
+                f"option models must be one of {', '.join(MODELS)}, got {models!r}"
+            )
         super().__init__(
             threshold=threshold,
             model=model,
@@ -118,6 +127,7 @@ class SoftmaxnPlayer(KermitPlayer):
         self.declarer = declarer
         self.defender = defender
         self.infer = infer
+        self.models = models
         self.last_soft: dict[str, Any] | None = None
         """The last soft-max^n decision (``softmaxn_decide``'s dictionary), for analysis."""
 
@@ -148,6 +158,7 @@ class SoftmaxnPlayer(KermitPlayer):
             endgame=self.endgame,
             kind=kind,
             infer=self.infer,
+            generic=self.models == "generic",
         )
         self.last_soft = decision
         best = decision["best"]
