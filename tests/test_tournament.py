@@ -412,3 +412,30 @@ def test_cli_tiny_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 def _clock(data: dict[str, object]) -> dict[str, object]:
     return {"seconds": data["seconds"], "workers": data["workers"]}
+
+
+def test_tournaments_on_the_same_deals_compare_deal_by_deal(tmp_path: Path) -> None:
+    from skat.cli import main
+    from skat.tournament_records import compare, deal_points
+
+    a, b = tmp_path / "a.sgf", tmp_path / "b.sgf"
+    first = run("rules", "random", mode="clones", deals=4, seed=9, records=a)
+    run("random:seed=2", "random", mode="clones", deals=4, seed=9, records=b)
+    points = deal_points(a, "rules")
+    assert sorted(points) == [0, 1, 2, 3]
+    # the per-deal points average to the tournament's points per list
+    stats = first.players[first.a]
+    assert sum(points.values()) / 4 == pytest.approx(stats.points_per_list)
+    r = compare(a, "rules", b, "random:seed=2")
+    other = deal_points(b, "random:seed=2")
+    assert r["deals"] == 4
+    assert r["mean"] == pytest.approx(sum(points[k] - other[k] for k in range(4)) / 4)
+    out = tmp_path / "c.json"
+    args = ["tournament-compare", str(a), str(b), "--a", "rules", "--b", "random:seed=2"]
+    assert main([*args, "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["deals"] == 4
+    assert main([*args[:3], "--a", "nobody", "--b", "random:seed=2"]) == 2
+    assert (
+        main(["tournament-compare", str(tmp_path / "none.sgf"), str(b), "--a", "x", "--b", "y"])
+        == 2
+    )

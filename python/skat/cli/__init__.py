@@ -26,6 +26,7 @@ from skat._core import SkatError
 from skat.cli import (
     analyze,
     bench,
+    compare,
     deal,
     play,
     report,
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_commands(sub)
     tournament.add_commands(sub)
     tournament_table.add_commands(sub)
+    compare.add_commands(sub)
     train.add_commands(sub)
     report.add_commands(sub)
     research.add_commands(sub)

@@ -1,0 +1,69 @@
+"""``skat tournament-compare``: two tournaments on the same deals, compared deal by deal.
+
+The computation is :func:`skat.tournament_records.compare`; this module checks the options,
+prints the difference and writes ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.markup import escape
+
+from skat.cli import checks
+from skat.display import save_json
+
+HELP = """\
+Compares a player in one tournament's records with a player in another's, deal by deal:
+per deal, each player's points per list (36 x the mean Seeger-Fabian score of its seats
+over the deal's games), and the mean difference over the deals both files have with its
+standard error and 95% interval. The tournaments must share their seed (cardplay: and their
+bidder), so that deal j is the same deal in both; the record files are those of
+'skat tournament --records' or 'skat tournament-table --records-dir'.
+"""
+
+
+def check(args: argparse.Namespace) -> None:
+    from skat.tournament_records import deal_points
+
+    for option, path, player in (("--a", args.records_a, args.a), ("--b", args.records_b, args.b)):
+        try:
+            deal_points(path, player)
+        except (ValueError, OSError) as e:
+            raise checks.OptionError(option, str(e)) from e
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    from skat.tournament_records import compare
+
+    r = compare(args.records_a, args.a, args.records_b, args.b)
+    if r["mean"] is None:
+        console.print("no deal in common")
+        return 1
+    ci = r["ci95"]
+    interval = f", 95% [{ci[0]:+.1f}, {ci[1]:+.1f}]" if ci else ""
+    console.print(
+        escape(
+            f"{args.a} ({args.records_a}) - {args.b} ({args.records_b}):"
+            f" {r['mean']:+.1f} points per list{interval}, {r['deals']} deals"
+        )
+    )
+    save_json(args.json, r)
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds ``tournament-compare``."""
+    c = sub.add_parser(
+        "tournament-compare",
+        help="a player in one tournament against a player in another, deal by deal",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    c.add_argument("records_a", metavar="RECORDS_A", help="the first tournament's records")
+    c.add_argument("records_b", metavar="RECORDS_B", help="the second tournament's records")
+    c.add_argument("--a", required=True, metavar="NAME", help="the player in RECORDS_A")
+    c.add_argument("--b", required=True, metavar="NAME", help="the player in RECORDS_B")
+    c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the comparison")
+    c.set_defaults(func=run, check=check)

@@ -1,0 +1,73 @@
+"""Per-deal scores from tournament record files, to compare tournaments played on the same deals.
+
+``skat tournament --records`` and ``skat tournament-table --records-dir`` write every game as
+an ISS record with ``ID[SEED-DEAL-SEATING]`` and the players' labels as ``P0..P2``. Two
+tournaments with the same seed (and, in cardplay mode, the same bidder) play the same deals,
+so a player in one can be compared with a player in the other deal by deal: per deal, its
+points per list are 36 x the mean of its seats' Seeger-Fabian scores over the deal's games
+(the measure of :mod:`skat.tournament_results`), and the paired difference is taken over the
+deals both files have.
+
+>>> import os, tempfile
+>>> from skat.tournament import run
+>>> d = tempfile.mkdtemp()
+>>> a, b = os.path.join(d, "a.sgf"), os.path.join(d, "b.sgf")
+>>> _ = run("rules", "random", mode="full", deals=3, seed=4, records=a)
+>>> _ = run("random", "random:seed=1", mode="full", deals=3, seed=4, records=b)
+>>> r = compare(a, "rules", b, "random")
+>>> r["deals"], r["mean"] == sum(r["per_deal"].values()) / 3
+(3, True)
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+from collections import defaultdict
+from typing import Any
+
+from skat.records import read_iss
+from skat.tournament_results import LIST_GAMES, Z95, standard_error
+
+__all__ = ["compare", "deal_points"]
+
+
+def deal_points(path: str | os.PathLike[str], player: str) -> dict[int, float]:
+    """``player``'s points per list in each deal of a tournament record file (by deal index);
+    a ``ValueError`` if a record has no tournament ID or the player sits in none of them."""
+    scores: dict[int, list[float]] = defaultdict(list)
+    for game in read_iss(path):
+        rid = game.record_id
+        parts = (rid or "").rsplit("-", 2)
+        if len(parts) != 3 or not parts[1].isdigit():
+            raise ValueError(f"{os.fspath(path)}: record {rid!r} has no tournament ID")
+        names = dict(game.header)
+        seats = [s for s in range(3) if names.get(f"P{s}") == player]
+        if not seats or game.result is None:
+            continue
+        result = game.result.scores
+        scores[int(parts[1])].append(sum(result[s] for s in seats) / len(seats))
+    if not scores:
+        raise ValueError(f"{os.fspath(path)}: no game of player {player!r}")
+    return {deal: LIST_GAMES * statistics.fmean(v) for deal, v in sorted(scores.items())}
+
+
+def compare(
+    path_a: str | os.PathLike[str], player_a: str, path_b: str | os.PathLike[str], player_b: str
+) -> dict[str, Any]:
+    """``player_a`` in ``path_a`` minus ``player_b`` in ``path_b``, deal by deal over the deals
+    both files have: mean, standard error, 95% interval, deals and the per-deal differences."""
+    a, b = deal_points(path_a, player_a), deal_points(path_b, player_b)
+    diffs = {k: a[k] - b[k] for k in a if k in b}
+    values = list(diffs.values())
+    mean = statistics.fmean(values) if values else None
+    se = standard_error(values)
+    return {
+        "a": {"records": os.fspath(path_a), "player": player_a},
+        "b": {"records": os.fspath(path_b), "player": player_b},
+        "mean": mean,
+        "stderr": se,
+        "ci95": [mean - Z95 * se, mean + Z95 * se] if mean is not None and se else None,
+        "deals": len(values),
+        "per_deal": diffs,
+    }
