@@ -270,3 +270,35 @@ def test_real_records_with_claims_and_resignations_replay() -> None:
         direct.add_game(g)
     assert result.tally.as_dict() == direct.as_dict()
     assert sum(p.opportunities for p in result.tally.players.values()) > 0
+
+
+def test_declarer_calibration_is_won_minus_the_bid_value(tmp_path: Path) -> None:
+    from skat.analysis.calibration import declarer_errors
+    from skat.bidding.model import default_model
+
+    lines: list[str] = []
+    expected: dict[str, list[float]] = {}
+    for s in range(12):
+        players = [make_player("kermit:worlds=1,threads=1,points=false") for _ in range(3)]
+        g = play(players, Deal.random(s), seed=s)
+        line = named_record(g.to_iss(), "t", str(s), ["a", "b", "c"])
+        lines.append(line)
+        if g.declarer is None or g.result is None:
+            assert declarer_errors(Game.from_iss(line)) is None
+            continue
+        # the tracker's pWin: the 10+2 value of the initial hand at the final bid
+        values, _ = default_model().tables.evaluate(g.deal.hands[g.declarer], g.declarer, [g.bid])
+        name = "abc"[g.declarer]
+        expected.setdefault(name, []).append(float(g.result.won) - float(values[0]))
+    assert expected
+    path = tmp_path / "c.sgf"
+    path.write_text("\n".join(lines) + "\n")
+    report = analyze_files([path], calibration=True)
+    assert report.calibration is not None
+    assert sorted(report.calibration) == sorted(expected)
+    for name, errors in expected.items():
+        assert report.calibration[name].errors == pytest.approx(errors)
+    out = tmp_path / "c.json"
+    assert main(["analyze", str(path), "--calibration", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())["calibration"]
+    assert data[sorted(expected)[0]]["games"] == len(expected[sorted(expected)[0]])

@@ -1,6 +1,7 @@
 """PIPMA over files of ISS records: the mistake tally per player name, in worker processes,
 the per-trick plot (the thesis's Fig. 7.3) and, on request, each name's bidding-threshold
-estimate (:mod:`skat.analysis.thresholds`, Fig. 8.2).
+estimate (:mod:`skat.analysis.thresholds`, Fig. 8.2) and declarer calibration
+(:mod:`skat.analysis.calibration`, Fig. 7.4).
 
 Every record line is replayed (``Game.from_iss``) and judged by :mod:`skat.analysis.pipma`;
 players are named by the record's ``P0..P2``. A line that does not replay is counted as
@@ -25,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from skat._core import Game, RecordError, Solver
+from skat.analysis.calibration import DeclarerCalibration, declarer_errors
 from skat.analysis.pipma import TRICKS, MistakeTally, game_names
 from skat.analysis.thresholds import ThresholdEstimate, bidding_points
 from skat.defaults import PIPMA_TT_MB
@@ -50,6 +52,8 @@ class FileAnalysis:
     workers: int = 1
     thresholds: dict[str, ThresholdEstimate] | None = None
     """Per name, the bidding inequalities (when asked for)."""
+    calibration: dict[str, DeclarerCalibration] | None = None
+    """Per name, its declarer games' won - predicted (when asked for)."""
 
     @property
     def seconds_per_game(self) -> float | None:
@@ -69,20 +73,30 @@ class FileAnalysis:
         )
         if self.thresholds is not None:
             out["thresholds"] = {n: self.thresholds[n].as_dict() for n in sorted(self.thresholds)}
+        if self.calibration is not None:
+            out["calibration"] = {
+                n: self.calibration[n].as_dict() for n in sorted(self.calibration)
+            }
         return out
 
 
-_Chunk = tuple[MistakeTally, list[tuple[str, str]], dict[str, ThresholdEstimate] | None]
+_Chunk = tuple[
+    MistakeTally,
+    list[tuple[str, str]],
+    dict[str, ThresholdEstimate] | None,
+    dict[str, DeclarerCalibration] | None,
+]
 
 
-def _analyze_chunk(job: tuple[list[tuple[str, str]], bool]) -> _Chunk:
+def _analyze_chunk(job: tuple[list[tuple[str, str]], bool, bool]) -> _Chunk:
     """Tallies one chunk of (where, line) pairs; returns the tally, the skipped lines and
-    (when asked for) the bidding inequalities per name."""
-    chunk, thresholds = job
+    (when asked for) the bidding inequalities and the declarer calibration per name."""
+    chunk, thresholds, calibration = job
     tally = MistakeTally()
     skipped: list[tuple[str, str]] = []
     solver = Solver(tt_mb=PIPMA_TT_MB)
     estimates: dict[str, ThresholdEstimate] | None = {} if thresholds else None
+    calibrations: dict[str, DeclarerCalibration] | None = {} if calibration else None
     for where, line in chunk:
         try:
             game = Game.from_iss(line)
@@ -95,7 +109,11 @@ def _analyze_chunk(job: tuple[list[tuple[str, str]], bool]) -> _Chunk:
             names = game_names(game)
             for seat, bid, p in bidding_points(game):
                 estimates.setdefault(names[seat], ThresholdEstimate()).add(bid, p)
-    return tally, skipped, estimates
+        if calibrations is not None:
+            found = declarer_errors(game)
+            if found is not None:
+                calibrations.setdefault(found[0], DeclarerCalibration()).add(found[1], found[2])
+    return tally, skipped, estimates, calibrations
 
 
 def analyze_files(
@@ -103,10 +121,11 @@ def analyze_files(
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
     thresholds: bool = False,
+    calibration: bool = False,
 ) -> FileAnalysis:
     """PIPMA over every record of ``paths``; ``workers`` processes (1: this one);
     ``progress(done, total)`` is called with record counts as chunks finish; ``thresholds``
-    also collects each name's bidding inequalities."""
+    also collects each name's bidding inequalities, ``calibration`` its declarer calibration."""
     if workers < 1:
         raise ValueError("workers must be at least 1")
     started = time.perf_counter()
@@ -115,7 +134,7 @@ def analyze_files(
         for path in paths
         for number, text in iter_record_lines(path)
     ]
-    chunks = [(lines[i : i + CHUNK], thresholds) for i in range(0, len(lines), CHUNK)]
+    chunks = [(lines[i : i + CHUNK], thresholds, calibration) for i in range(0, len(lines), CHUNK)]
     report = FileAnalysis(records=len(lines), workers=workers)
     done = 0
     if progress is not None:
@@ -138,13 +157,18 @@ def analyze_files(
                     progress(done, len(lines))
     if thresholds:
         report.thresholds = {}
-    for tally, skipped, estimates in results:
+    if calibration:
+        report.calibration = {}
+    for tally, skipped, estimates, calibrations in results:
         report.tally.merge(tally)
         report.skipped.extend(skipped)
         for name, est in (estimates or {}).items():
             into = report.thresholds.setdefault(name, ThresholdEstimate())  # type: ignore[union-attr]
             into.bids.extend(est.bids)
             into.passes.extend(est.passes)
+        for name, cal in (calibrations or {}).items():
+            mine = report.calibration.setdefault(name, DeclarerCalibration())  # type: ignore[union-attr]
+            mine.errors.extend(cal.errors)
     report.seconds = time.perf_counter() - started
     return report
 

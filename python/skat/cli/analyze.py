@@ -34,6 +34,10 @@ section 8.3): the threshold T of least hinge loss over the inequalities of its
 auctions, T <= P at its highest bid or hold and T > P at its pass, P the 10+2
 win chance of its initial hand at that bid (defenders, and declarers of hand
 games only).
+
+--calibration also reports, per name, its declarer games' mean of won (1 or 0)
+minus the 10+2 win chance of its initial hand at the final bid (the thesis's
+Fig. 7.4: above 0 when it wins more often than its bidding predicted).
 """
 
 ANALYZE_EPILOG = """\
@@ -42,7 +46,8 @@ message), seconds, seconds_per_game, workers, players (per name: opportunities,
 mistakes, rate, decisions, games, opportunities_by_trick, mistakes_by_trick,
 rate_by_trick; lists of 10, trick 1 first; rate null without opportunities);
 with --thresholds also thresholds (per name: threshold, loss, bids, passes,
-curve: [T, loss] pairs).
+curve: [T, loss] pairs); with --calibration also calibration (per name: games,
+mean, stderr).
 
 exit status: 0 done, 1 done but some records were skipped, 2 bad arguments.
 """
@@ -66,6 +71,7 @@ def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
             workers=args.workers,
             progress=on_progress,
             thresholds=args.thresholds or bool(args.threshold_plot),
+            calibration=args.calibration,
         )
     tally = report.tally
     per_game = report.seconds_per_game
@@ -115,6 +121,20 @@ def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
         if args.threshold_plot:
             plot_thresholds(report.thresholds, args.threshold_plot)
             console.print(f"[dim]threshold plot: {escape(str(args.threshold_plot))}[/dim]")
+    if report.calibration is not None:
+        cal = Table(title="declarer calibration: won - predicted win chance at the final bid")
+        for col in ("player", "declarer games", "won - predicted", "se"):
+            cal.add_column(col, justify="left" if col == "player" else "right")
+        for name in sorted(report.calibration):
+            c = report.calibration[name]
+            se = c.as_dict()["stderr"]
+            cal.add_row(
+                escape(name),
+                str(c.games),
+                "-" if c.mean is None else f"{c.mean:+.3f}",
+                "-" if se is None else f"{se:.3f}",
+            )
+        console.print(cal)
     if args.json:
         save_json(args.json, report.as_dict())
     if args.plot:
@@ -158,5 +178,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         metavar="PNG",
         type=checks.out_file,
         help="write a PNG of each player's hinge loss against the threshold (implies --thresholds)",
+    )
+    a.add_argument(
+        "--calibration",
+        action="store_true",
+        help="also report each player's declarer results against its predicted win chance",
     )
     a.set_defaults(func=cmd_analyze)
