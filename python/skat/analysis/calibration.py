@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from skat._core import Game
 from skat.analysis.pipma import game_names
 from skat.bidding.model import BiddingModel, default_model
-from skat.tournament_results import standard_error
 
 __all__ = ["DeclarerCalibration", "declarer_errors"]
 
@@ -47,7 +46,14 @@ class DeclarerCalibration:
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict: games, mean and its standard error."""
-        return {"games": self.games, "mean": self.mean, "stderr": standard_error(self.errors)}
+        return {"games": self.games, "mean": self.mean, "stderr": self.stderr}
+
+    @property
+    def stderr(self) -> float | None:
+        """The standard error of the mean (None with fewer than two games)."""
+        if len(self.errors) < 2:
+            return None
+        return statistics.stdev(self.errors) / len(self.errors) ** 0.5
 
 
 def declarer_errors(

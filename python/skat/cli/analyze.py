@@ -127,7 +127,7 @@ def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
             cal.add_column(col, justify="left" if col == "player" else "right")
         for name in sorted(report.calibration):
             c = report.calibration[name]
-            se = c.as_dict()["stderr"]
+            se = c.stderr
             cal.add_row(
                 escape(name),
                 str(c.games),
