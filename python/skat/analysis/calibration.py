@@ -53,7 +53,7 @@ class DeclarerCalibration:
         """The standard error of the mean (None with fewer than two games)."""
         if len(self.errors) < 2:
             return None
-        return statistics.stdev(self.errors) / len(self.errors) ** 0.5
+        return float(statistics.stdev(self.errors) / len(self.errors) ** 0.5)
 
 
 def declarer_errors(
