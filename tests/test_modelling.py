@@ -259,3 +259,12 @@ def test_a_play_session_tells_its_ai_players_names_and_results() -> None:
     for call in recorder.calls:
         if call[0] != "new_game":
             assert sorted(call[2]) == sorted(s.names)
+
+
+def test_table_cells_on_ray_are_the_same(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="Ray is an optional extra (pip install 'skat[ray]')")
+    local = run_table(["rules", "random"], ["rules"], deals=2, seed=8, workers=1)
+    on_ray = run_table(["rules", "random"], ["rules"], deals=2, seed=8, workers=2, ray="local")
+    assert [c.as_dict() | {"tournament": None} for c in on_ray.cells] == [
+        c.as_dict() | {"tournament": None} for c in local.cells
+    ]

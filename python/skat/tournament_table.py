@@ -4,7 +4,8 @@ clones of every benchmark, all on the same deals.
 Each cell is one :func:`skat.tournament.run` in ``mode="clones"`` with the table's seed, so
 every cell plays the same deals in the same order, and a cell is one sequential run (its
 modelling players learn deal by deal). Cells are independent and run side by side in
-``workers`` processes; the results do not depend on how many. A cell reports, as the thesis
+``workers`` processes or as Ray tasks (:func:`skat.parallel.run_tasks`, the path self-play
+takes); the results do not depend on how many or where. A cell reports, as the thesis
 does, the row (benchmark) player's points per list, the column (candidate) player's, and
 row - column, each with its standard error over deals. Because every cell plays the same
 deals, the candidates are also compared deal by deal: for each benchmark, every candidate's
@@ -19,7 +20,6 @@ points per list minus the first candidate's, over the deals both cells scored
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import statistics
 import time
@@ -27,7 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat.defaults import THREADS_ENV, threads_per_worker
+from skat.defaults import THREADS_ENV, local_cores, threads_per_worker
+from skat.parallel import run_tasks
 from skat.players.base import make_player
 from skat.tournament import run
 from skat.tournament_results import LIST_GAMES, Z95, game_score, standard_error
@@ -168,17 +169,21 @@ def run_table(
     benchmarks: Sequence[str],
     deals: int,
     seed: int,
-    workers: int = 1,
+    workers: int | None = None,
     records_dir: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    ray: str | None = None,
 ) -> TableResult:
     """Plays every candidate against two clones of every benchmark on ``deals`` deals from
-    ``seed``; ``records_dir`` gets one record file per cell (``cell-I-J.sgf``, candidate I,
-    benchmark J); ``progress(done, total)`` counts finished cells."""
+    ``seed``, in ``workers`` processes (default: every local core); ``records_dir`` gets one
+    record file per cell (``cell-I-J.sgf``, candidate I, benchmark J; on Ray a directory every
+    node can write); ``progress(done, total)`` counts finished cells; ``ray``: run the cells as
+    Ray tasks (:func:`skat.parallel.run_tasks`), at most ``workers`` at once."""
     if deals < 1:
         raise ValueError("deals must be at least 1")
-    if workers < 1:
+    if workers is not None and workers < 1:
         raise ValueError("workers must be at least 1")
+    n = workers or local_cores()
     for spec in (*candidates, *benchmarks):
         make_player(spec)  # raises PlayerSpecError before any game
     started = time.perf_counter()
@@ -187,21 +192,21 @@ def run_table(
         for j, bench in enumerate(benchmarks):
             path = None if records_dir is None else os.path.join(records_dir, f"cell-{i}-{j}.sgf")
             jobs.append((cand, bench, deals, seed, path))
-    cells: list[Cell] = []
+    found: dict[int, Cell] = {}
     if progress is not None:
         progress(0, len(jobs))
-    if workers == 1:
-        for job in jobs:
-            cells.append(_cell(job))
-            if progress is not None:
-                progress(len(cells), len(jobs))
-    else:
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(workers, _init_worker, (workers,)) as pool:
-            for cell in pool.imap(_cell, jobs):
-                cells.append(cell)
-                if progress is not None:
-                    progress(len(cells), len(jobs))
+    for index, cell in run_tasks(
+        _cell,
+        jobs,
+        workers=n,
+        ray=ray,
+        initializer=_init_worker,
+        initargs=(min(n, len(jobs)),),
+    ):
+        found[index] = cell
+        if progress is not None:
+            progress(len(found), len(jobs))
+    cells = [found[i] for i in range(len(jobs))]
     return TableResult(
         list(candidates),
         list(benchmarks),
@@ -209,5 +214,5 @@ def run_table(
         seed,
         cells,
         time.perf_counter() - started,
-        workers,
+        n,
     )

@@ -22,7 +22,8 @@ Every candidate plays the same deals against two clones of every benchmark
 player: whole games in the seatings ABB, BAB and BBA (A the candidate), deal
 after deal, the same player objects throughout (skat tournament --mode clones),
 so that modelling players (tracker, count) learn as they go. Each cell is
-one process; cells run side by side in --workers processes.
+one process; cells run side by side in --workers processes (default: every
+local core), or as Ray tasks with --ray.
 
 Each cell shows, as the thesis's Table 7.1: row - col / row (se) / col (se), in
 points per list of 36 games, row = the benchmark clones' mean, col = the
@@ -71,6 +72,7 @@ def cmd_table(args: argparse.Namespace, console: Console) -> int:
             workers=args.workers,
             records_dir=args.records_dir,
             progress=on_progress,
+            ray=args.ray,
         )
     table = Table(
         title=escape(
@@ -144,9 +146,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     t.add_argument(
         "--workers",
         type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.TOURNAMENT_WORKERS,
-        help=f"cells played side by side (default: {defaults.TOURNAMENT_WORKERS})",
+        default=None,
+        help="cells played side by side, or the most Ray tasks at once (default: every local"
+        " core, or every CPU of the Ray cluster)",
     )
+    t.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
     t.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results as JSON")
     t.add_argument(
         "--records-dir",
