@@ -45,3 +45,33 @@ def test_cli_writes_table_json_and_plot(tmp_path: Path, capsys: pytest.CaptureFi
         assert code == 2, bad
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_threshold_estimate_study_finds_known_thresholds(tmp_path: Path) -> None:
+    import random as stdlib_random
+
+    from skat.analysis.thresholds import ThresholdEstimate
+    from skat.research.threshold_estimate import checkpoints_for, estimate, study
+
+    # the vectorised estimate is the analysis module's
+    rng = stdlib_random.Random(3)
+    for _ in range(20):
+        bids = [rng.random() for _ in range(rng.randrange(0, 6))]
+        passes = [rng.random() for _ in range(rng.randrange(1, 6))]
+        assert estimate(bids, passes) == ThresholdEstimate(bids, passes).estimate()
+    assert checkpoints_for(120) == [10, 20, 50, 100, 120]
+    specs = ["kermit:threshold=0.5,worlds=1", "kermit:threshold=0.7,worlds=1", "rules"]
+    r = study(specs, auctions=60, seed=4)
+    truths = {p["spec"]: p["truth"] for p in r["players"]}
+    assert truths == {specs[0]: 0.5, specs[1]: 0.7, "rules": None}
+    for p in r["players"][:2]:
+        last = p["checkpoints"][-1]
+        # a threshold bidder's inequalities all hold at its threshold: the estimate (the
+        # lowest point of zero loss) is at or below it
+        assert last["estimate"] is not None and last["estimate"] <= p["truth"] + 1e-9
+        assert last["bids"] + last["passes"] > 0
+    out, png = tmp_path / "t.json", tmp_path / "t.png"
+    args = ["research", "threshold-estimate", "--players", *specs, "--auctions", "20"]
+    assert main([*args, "--seed", "2", "--json", str(out), "--plot", str(png)]) == 0
+    assert json.loads(out.read_text())["auctions"] == 20 and png.stat().st_size > 0
+    assert main([*args[:-2], "--players", "rules", "rules", "random"]) == 2

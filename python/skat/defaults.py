@@ -88,6 +88,13 @@ SOFTMAXN_DECLARER = "win"
 SOFTMAXN_DEFENDER = "team"
 """The ``softmaxn`` defender's own kind: ``team`` (the declarer's level, lower is better)."""
 
+THRESHOLD_ESTIMATE_PLAYERS = ("kermit:threshold=0.5", "mistake:rate=0.1,threshold=0.7", "rules")
+"""``skat research threshold-estimate``: the three bidders (the thesis's section 8.3 cases)."""
+THRESHOLD_ESTIMATE_AUCTIONS = 2000
+"""``skat research threshold-estimate``: auctions bid."""
+THRESHOLD_ESTIMATE_TOL = 0.02
+"""``skat research threshold-estimate``: how close to the truth counts as found."""
+
 SOFTMAXN_STUDY_OBSERVER = "softmaxn:worlds=10,points=false"
 """``skat research softmaxn``: the observer whose inference is judged."""
 SOFTMAXN_STUDY_LINEUPS = (

@@ -40,6 +40,7 @@ def _modules() -> list[ModuleType]:
         softmaxn,
         spades,
         synthetic,
+        threshold_estimate,
         thresholds,
     )
 
@@ -51,6 +52,7 @@ def _modules() -> list[ModuleType]:
         prefix_trees,
         spades,
         thresholds,
+        threshold_estimate,
         iimc,
         kontra,
         ramsch,
