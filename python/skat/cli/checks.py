@@ -216,6 +216,20 @@ def split_specs(text: str) -> list[str]:
     return split(text)
 
 
+def add_parallel_options(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--workers`` (default ``None``: every local core, or every CPU of a Ray cluster)
+    and ``--ray ADDRESS``, the options of every command built on
+    :func:`skat.parallel.run_tasks`."""
+    parser.add_argument(
+        "--workers",
+        type=integer(1, WORKERS_MAX),
+        default=None,
+        help=f"worker processes, 1..{WORKERS_MAX}, or the most Ray tasks at once (default:"
+        " every local core)",
+    )
+    parser.add_argument("--ray", metavar="ADDRESS", type=ray_address, help=RAY_HELP)
+
+
 def check_specs(option: str, specs: Sequence[str], counts: Sequence[int]) -> None:
     """Builds every player spec once; raises :class:`OptionError` naming ``option`` if one
     cannot be built or the number of specs is not one of ``counts``."""

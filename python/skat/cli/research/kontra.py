@@ -117,13 +117,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         + ")",
     )
     k.add_argument("--seed", type=checks.seed, help="seed, 0..2**64-1 (default: drawn and printed)")
-    k.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=None,
-        help="worker processes (default: every local core)",
-    )
-    k.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
+    checks.add_parallel_options(k)
     k.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the study as JSON")
     k.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the plot")
     k.set_defaults(func=run, check=check)
