@@ -27,7 +27,7 @@ from collections import defaultdict
 from typing import Any
 
 from skat.records import read_iss
-from skat.tournament_results import LIST_GAMES, Z95, standard_error
+from skat.tournament_results import LIST_GAMES, mean_interval
 
 __all__ = ["compare", "deal_points"]
 
@@ -60,14 +60,13 @@ def compare(
     a, b = deal_points(path_a, player_a), deal_points(path_b, player_b)
     diffs = {k: a[k] - b[k] for k in a if k in b}
     values = list(diffs.values())
-    mean = statistics.fmean(values) if values else None
-    se = standard_error(values)
+    mean, se, ci = mean_interval(values)
     return {
         "a": {"records": os.fspath(path_a), "player": player_a},
         "b": {"records": os.fspath(path_b), "player": player_b},
         "mean": mean,
         "stderr": se,
-        "ci95": [mean - Z95 * se, mean + Z95 * se] if mean is not None and se else None,
+        "ci95": ci,
         "deals": len(values),
         "per_deal": diffs,
     }

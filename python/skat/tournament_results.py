@@ -192,6 +192,16 @@ def game_score(game: GameOutcome, letter: str) -> float:
     return sum(game.scores[s] for s in seats) / len(seats)
 
 
+def mean_interval(
+    values: Sequence[float],
+) -> tuple[float | None, float | None, list[float] | None]:
+    """The mean of ``values``, its standard error and 95% interval (None where undefined)."""
+    mean = statistics.fmean(values) if values else None
+    se = standard_error(values)
+    ci = [mean - Z95 * se, mean + Z95 * se] if mean is not None and se else None
+    return mean, se, ci
+
+
 def standard_error(values: Sequence[float]) -> float | None:
     """The standard error of the mean of ``values`` (None with fewer than two)."""
     if len(values) < 2:

@@ -31,7 +31,7 @@ from skat.defaults import THREADS_ENV, local_cores, threads_per_worker
 from skat.parallel import run_tasks
 from skat.players.base import make_player
 from skat.tournament import run
-from skat.tournament_results import LIST_GAMES, Z95, game_score, standard_error
+from skat.tournament_results import LIST_GAMES, game_score, mean_interval
 
 __all__ = ["Cell", "TableResult", "run_table"]
 
@@ -102,9 +102,7 @@ class TableResult:
             for cand in self.candidates[1:]:
                 other = self.cell(cand, bench).col_by_deal
                 diffs = [other[k] - first[k] for k in sorted(first) if k in other]
-                mean = statistics.fmean(diffs) if diffs else None
-                se = standard_error(diffs)
-                ci = [mean - Z95 * se, mean + Z95 * se] if mean is not None and se else None
+                mean, se, ci = mean_interval(diffs)
                 out.append(
                     {
                         "benchmark": bench,

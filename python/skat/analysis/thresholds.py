@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from skat._core import Game, Phase, bids
 from skat.analysis.pipma import game_names
 from skat.bidding.model import BiddingModel, default_model
@@ -57,16 +59,25 @@ class ThresholdEstimate:
         """The hinge loss of threshold ``t``."""
         return sum(max(0.0, t - p) for p in self.bids) + sum(max(0.0, p - t) for p in self.passes)
 
+    def losses(self) -> np.ndarray:
+        """The hinge loss at every grid threshold, computed at once."""
+        t = np.arange(GRID + 1) / GRID
+        b = np.asarray(self.bids, dtype=float)
+        p = np.asarray(self.passes, dtype=float)
+        loss: np.ndarray = np.maximum(0.0, t[:, None] - b[None, :]).sum(axis=1) + np.maximum(
+            0.0, p[None, :] - t[:, None]
+        ).sum(axis=1)
+        return loss
+
     def curve(self) -> list[tuple[float, float]]:
         """(T, loss) on the grid."""
-        return [(k / GRID, self.loss(k / GRID)) for k in range(GRID + 1)]
+        return [(k / GRID, float(loss)) for k, loss in enumerate(self.losses())]
 
     def estimate(self) -> float | None:
-        """The grid threshold of least loss (None without data)."""
+        """The grid threshold of least loss, the lowest of a flat minimum (None without data)."""
         if not self.bids and not self.passes:
             return None
-        best = min(self.curve(), key=lambda tl: (round(tl[1], 12), tl[0]))
-        return best[0]
+        return float(np.argmin(np.round(self.losses(), 12)) / GRID)
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict: the estimate, its loss, the counts and the loss curve."""

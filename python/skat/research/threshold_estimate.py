@@ -23,10 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from skat._core import Deal, Phase
-from skat.analysis.thresholds import GRID, bidding_points
+from skat.analysis.thresholds import ThresholdEstimate, bidding_points
 from skat.match import play
 from skat.players import make_player
 from skat.seeds import deal_seed, derive_seed
@@ -35,18 +33,9 @@ __all__ = ["checkpoints_for", "estimate", "study"]
 
 
 def estimate(bids: Sequence[float], passes: Sequence[float]) -> float | None:
-    """The grid threshold of least hinge loss (the lowest of a flat minimum), vectorised:
-    the same value as :meth:`skat.analysis.thresholds.ThresholdEstimate.estimate`."""
-    if not bids and not passes:
-        return None
-    t = np.arange(GRID + 1) / GRID
-    b = np.asarray(bids, dtype=float)
-    p = np.asarray(passes, dtype=float)
-    loss = np.maximum(0.0, t[:, None] - b[None, :]).sum(axis=1) + np.maximum(
-        0.0, p[None, :] - t[:, None]
-    ).sum(axis=1)
-    loss = np.round(loss, 12)
-    return float(t[int(np.argmin(loss))])
+    """The threshold of least hinge loss of these inequalities
+    (:meth:`skat.analysis.thresholds.ThresholdEstimate.estimate`)."""
+    return ThresholdEstimate(list(bids), list(passes)).estimate()
 
 
 def checkpoints_for(auctions: int) -> list[int]:
