@@ -25,8 +25,9 @@ from skat.bidding import (
 from skat.bidding.model import BiddingModel
 from skat.match import play
 from skat.players import make_player
+from skat.records import read_records
 from skat.training.fit import logistic_fit, sample_from_game, samples_from_records
-from skat.training.generate import choose_contract, contract_actions, read_records
+from skat.training.generate import choose_contract, contract_actions
 
 ISS = str(Path(__file__).resolve().parent / "data" / "iss" / "iss-sample.sgf")
 ALL = sorted(Card.all())

@@ -12,6 +12,7 @@ import pytest
 
 import skat
 from skat.cli import main
+from skat.records import read_records
 from skat.research.properties import (
     _collapse,
     choose_games,
@@ -20,6 +21,7 @@ from skat.research.properties import (
     game_kind,
     measure_game,
     pre_terminal_sample,
+    record_games,
     start_of_play,
 )
 
@@ -96,3 +98,29 @@ def test_properties_command(tmp_path: Path) -> None:
     games = data["iss"]["games"]
     assert len(games) == sum(data["iss"]["summary"][t]["games"] for t in ("suit", "grand", "null"))
     assert png.stat().st_size > 0
+
+
+def test_record_games_take_the_first_of_each_type_in_file_order() -> None:
+    lines = read_records([ISS])
+    every = record_games(lines)
+    some = record_games(lines, games=2)
+    for kind in ("suit", "grand", "null"):
+        assert some[kind] == every[kind][:2]
+        for k, record in every[kind]:
+            g = start_of_play(skat.Game.from_iss(record))
+            assert g is not None and game_kind(g) == kind
+            assert g.deal == skat.Game.from_iss(lines[k]).deal
+    declared = sum(1 for line in lines if skat.Game.from_iss(line).contract is not None)
+    assert sum(len(v) for v in every.values()) == declared
+
+
+def test_properties_command_reads_self_play_records(tmp_path: Path) -> None:
+    out = tmp_path / "p.json"
+    args = ["research", "properties", "--games", "2", "--records", str(ISS), "--samples", "3"]
+    args += ["--rollouts", "1", "--workers", "1", "--json", str(out)]
+    assert main(args) == 0
+    data = json.loads(out.read_text())
+    assert data["records"] == [str(ISS)] and data["bidder"] is None
+    summary = data["self-play"]["summary"]
+    assert [summary[t]["games"] for t in ("suit", "grand", "null")] == [2, 2, 2]
+    assert "iss" not in data

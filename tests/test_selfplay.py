@@ -19,9 +19,9 @@ from skat import Cards, Game
 from skat.bidding.model import BiddingModel, default_model
 from skat.cli import main
 from skat.parallel import ParallelError, run_tasks
+from skat.records import read_records, record_files
 from skat.training.curve import curve_sizes, learning_curve, score_model
 from skat.training.fit import samples_from_records, split
-from skat.training.generate import read_records, record_files
 from skat.training.selfplay import (
     SelfplayConfig,
     SelfplayError,

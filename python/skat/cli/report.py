@@ -72,7 +72,7 @@ def cmd_report_inference(args: argparse.Namespace, console: Console) -> int:
     from skat._core import Game
     from skat.inference import default_tables
     from skat.inference.report import inference_report, plot_report
-    from skat.training.generate import read_records
+    from skat.records import read_records
 
     lines = read_records(args.data)
     if args.max_games:

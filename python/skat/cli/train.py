@@ -158,8 +158,9 @@ def check_bidding(args: argparse.Namespace) -> None:
 
 
 def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
+    from skat.records import read_records
     from skat.training.fit import fit, samples_with_records, split
-    from skat.training.generate import generate, read_records
+    from skat.training.generate import generate
 
     files: list[str] = list(args.data or [])
     if args.games:
@@ -245,9 +246,9 @@ def _sizes(text: str) -> list[int]:
 def cmd_train_curve(args: argparse.Namespace, console: Console) -> int:
     from skat.bidding.model import BiddingModel, default_model
     from skat.display import save_json
+    from skat.records import read_records
     from skat.training.curve import curve_sizes, learning_curve, plot_curve
     from skat.training.fit import samples_from_records, split
-    from skat.training.generate import read_records
 
     lines = read_records(args.data)
     samples = samples_from_records(lines[: args.max_games] if args.max_games else lines)

@@ -18,8 +18,9 @@ average; the game's ``df`` is the value whose halvings match the mean log2 ratio
 measured: ``df = L / (1 + L)``. ``ratio`` (the geometric mean of the ratios) is reported too.
 
 Games come from random deals bid and declared by a player (``kermit`` by default), taken in
-deal order until every game type (suit, grand, null) has ``games`` of them, or from ISS
-records (replayed to the start of card play).
+deal order until every game type (suit, grand, null) has ``games`` of them, or from record
+files (self-play shards or ISS records, replayed to the start of card play,
+:func:`record_games`).
 
 >>> import skat
 >>> g = skat.Game(skat.Deal.random(seed=3))
@@ -222,6 +223,31 @@ def choose_games(
             if progress:
                 progress(len(part))
         j = hi
+    return chosen
+
+
+def record_games(
+    lines: Iterable[str], games: int | None = None
+) -> dict[str, list[tuple[int, str]]]:
+    """The declared games of ISS record ``lines`` at the start of card play, by type, each as
+    (line index, record); the first ``games`` of each type in line order (all when None).
+
+    >>> import skat
+    >>> lines = [skat.random_game(seed).to_iss() for seed in range(20)]
+    >>> chosen = record_games(lines, games=2)
+    >>> [len(chosen[t]) <= 2 for t in TYPES], all(k < 20 for t in TYPES for k, _ in chosen[t])
+    ([True, True, True], True)
+    """
+    chosen: dict[str, list[tuple[int, str]]] = {t: [] for t in TYPES}
+    for k, line in enumerate(lines):
+        if games is not None and all(len(v) >= games for v in chosen.values()):
+            break
+        start = start_of_play(Game.from_iss(line))
+        if start is None:
+            continue
+        kind = game_kind(start)
+        if games is None or len(chosen[kind]) < games:
+            chosen[kind].append((k, start.to_iss()))
     return chosen
 
 

@@ -25,9 +25,9 @@ from skat.bidding.model import BiddingModel
 from skat.defaults import INFERENCE_SIDES, REPORT_SEED, REPORT_SOLVER_GAMES, SOLVER_TT_MB
 from skat.inference import make_inference
 from skat.parallel import run_tasks
+from skat.records import read_records
 from skat.seeds import derive_seed
 from skat.training.fit import samples_with_records
-from skat.training.generate import read_records
 
 FAMILIES = ("suit", "grand", "null", "null ouvert")
 

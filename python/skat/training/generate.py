@@ -28,7 +28,7 @@ import itertools
 import math
 import os
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -225,30 +225,3 @@ def generate(
         while nxt in done:
             yield from done.pop(nxt)
             nxt += 1
-
-
-def record_files(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
-    """The record files named by ``paths``: a file stands for itself, a directory (such as the
-    shards of ``skat train selfplay``) for its ``*.iss``, ``*.sgf`` and ``*.gz`` files in name
-    order."""
-    out: list[str] = []
-    for p in paths:
-        if os.path.isdir(p):
-            names = sorted(os.listdir(p))
-            out += [
-                os.path.join(p, n) for n in names if n.endswith((".iss", ".sgf", ".iss.gz", ".gz"))
-            ]
-        else:
-            out.append(os.fspath(p))
-    return out
-
-
-def read_records(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
-    """Record lines of ISS files or directories of them (see :func:`record_files`; gzip
-    files are read decompressed; blank lines and ``#`` comments skipped)."""
-    from skat.records import iter_record_lines
-
-    out: list[str] = []
-    for p in record_files(paths):
-        out.extend(line for _, line in iter_record_lines(p) if not line.startswith("#"))
-    return out

@@ -17,8 +17,10 @@ from skat.display import progress_bar, save_json
 HELP = """\
 Measures the game-tree properties of section 5.3.1 in real Skat. Random deals (deal j from a
 seed derived from --seed and j) are bid and declared by three --bidder players; the first
---games games of each type (suit, grand, null) are kept (at most --max-deals deals are bid),
-and the games of any --iss record files are added. From the start of card play of each game,
+--games games of each type (suit, grand, null) are kept (at most --max-deals deals are bid).
+With --records, the self-play games are instead the first --games of each type in those files
+(ISS records, gzip too, or 'skat train selfplay' directories) and nothing is bid. The games of
+any --iss record files are added as a separate source. From the start of card play of each game,
 --samples random walks reach pre-terminal nodes (every move ends the game; chains of single
 moves collapsed): lc is the share of nodes whose moves all give the soloist the same result, b
 the share of those the soloist wins. --rollouts random playouts measure how the number of
@@ -33,20 +35,23 @@ def check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from skat.records import read_iss
+    from skat.records import read_iss, read_records
     from skat.research.properties import (
         TYPES,
         choose_games,
         game_kind,
         measure_games,
         plot,
+        record_games,
         start_of_play,
         summary,
     )
 
     start = time.time()
     chosen: dict[str, list[tuple[int, str]]] = {t: [] for t in TYPES}
-    if args.games:
+    if args.records:
+        chosen = record_games(read_records(args.records), args.games)
+    elif args.games:
         limit = args.max_deals or 60 * args.games
         with progress_bar(console) as bar:
             task = bar.add_task("bidding deals", total=limit)
@@ -81,7 +86,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 )
     out: dict[str, Any] = {
         "seed": args.seed,
-        "bidder": args.bidder,
+        "bidder": None if args.records else args.bidder,
+        "records": list(args.records or []),
         "samples": args.samples,
         "rollouts": args.rollouts,
         "seconds": 0.0,
@@ -150,6 +156,14 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=defaults.TRAIN_BIDDER,
         metavar="SPEC",
         help=f"the player bidding and declaring the deals (default: {defaults.TRAIN_BIDDER})",
+    )
+    p.add_argument(
+        "--records",
+        nargs="+",
+        metavar="PATH",
+        type=checks.in_path,
+        help="take the self-play games from these record files or self-play directories"
+        " instead of bidding deals",
     )
     p.add_argument(
         "--iss", nargs="*", metavar="FILE", type=checks.in_file, help="human ISS record files"
