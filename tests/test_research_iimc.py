@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from skat.analysis.records import analyze_files
 from skat.cli import main
+from skat.research.error_profile import error_profile
 from skat.research.iimc import soloist, speed
 from skat.tournament import run
 
@@ -59,3 +61,37 @@ def test_cli_soloist_plot_and_errors(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert main(["research", "iimc", *bad]) == 2, bad
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_error_profile_splits_the_pipma_tally_by_soloist_and_side(tmp_path: Path) -> None:
+    records = tmp_path / "games.sgf"
+    a, b = CHEAP, "rules"
+    soloist(a, b, deals=6, seed=5, bidder="rules", records=str(records))
+    profile = error_profile([records], workers=1)
+    assert profile == error_profile([records], workers=2)
+    lineups = profile["lineups"]
+    assert sum(e["games"] for e in lineups.values()) == 12  # each deal once per soloist
+    tally = analyze_files([records]).tally
+    # in a card-play tournament the defenders of A's games are both B, and the other way round
+    for me, other in ((a, b), (b, a)):
+        mine = tally.players[me]
+        errors = [
+            s + d
+            for s, d in zip(
+                lineups[me]["soloist"]["errors"], lineups[other]["defenders"]["errors"], strict=True
+            )
+        ]
+        chances = [
+            s + d
+            for s, d in zip(
+                lineups[me]["soloist"]["opportunities"],
+                lineups[other]["defenders"]["opportunities"],
+                strict=True,
+            )
+        ]
+        assert errors == mine.mistakes_by_trick and chances == mine.opportunities_by_trick
+    png, out = tmp_path / "p.png", tmp_path / "p.json"
+    args = ["research", "iimc", "profile", str(records), "--workers", "1"]
+    assert main([*args, "--json", str(out), "--plot", str(png)]) == 0
+    assert json.loads(out.read_text())["lineups"] == lineups and png.stat().st_size > 5_000
+    assert main(["research", "iimc", "profile", str(out)]) == 2  # not records

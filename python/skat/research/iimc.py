@@ -105,8 +105,10 @@ def soloist(
     workers: int = 1,
     ray: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    records: str | None = None,
 ) -> dict[str, Any]:
-    """Declarer scores of A (against two B) and B (against two A) on the same deals."""
+    """Declarer scores of A (against two B) and B (against two A) on the same deals; every
+    game is written to the ISS file ``records`` when given (players named by their specs)."""
     r = run(
         a,
         b,
@@ -117,6 +119,7 @@ def soloist(
         workers=workers,
         ray=ray,
         progress=progress,
+        records=records,
     )
     sa: list[float] = []
     sb: list[float] = []

@@ -1,4 +1,4 @@
-"""``skat research iimc speed|soloist|plot``: the recursive Monte Carlo measurements.
+"""``skat research iimc speed|soloist|plot|profile``: the recursive Monte Carlo measurements.
 
 The computations are :mod:`skat.research.iimc`; this module checks the options, shows
 progress, prints the tables and writes ``--json``/``--plot``.
@@ -23,8 +23,10 @@ Recursive Monte Carlo (IIMC, Recursive Kermit) measurements of the solver thesis
 'speed SPEC...': seconds per card decision of each player (first trick at every seat, later as
 declarer) and per game as declarer. 'soloist A B': a duplicate card-play tournament (each deal
 declared by --bidder and played twice, A declaring against two B, then B against two A); the
-mean soloist score of each with its standard error and the paired difference. 'plot
-JSON...': soloist results as a PNG (soloist score against the first number in A's spec).
+mean soloist score of each with its standard error and the paired difference; --records
+writes every game. 'plot JSON...': soloist results as a PNG (soloist score against the first
+number in A's spec). 'profile RECORDS...': where the open-hand (PIPMA) errors fall, per trick,
+for the soloist and the defenders of each line-up (Fig. 9.6).
 """
 
 
@@ -37,7 +39,7 @@ def check(args: argparse.Namespace) -> None:
         checks.check_specs("A", [args.a], (1,))
         checks.check_specs("B", [args.b], (1,))
         checks.check_specs("--bidder", [args.bidder], (1,))
-    else:
+    elif args.what == "plot":
         for path in args.files:
             try:
                 with open(path, encoding="utf-8") as f:
@@ -45,12 +47,24 @@ def check(args: argparse.Namespace) -> None:
                 data["a"], data["b"], data["a_soloist"], data["a_soloist_se"]
             except (OSError, ValueError, KeyError, TypeError) as e:
                 raise OptionError("JSON", f"{path}: not a soloist result ({e})") from e
+    else:
+        from skat._core import RecordError
+        from skat.records import read_iss
+
+        for path in args.files:
+            try:
+                for _ in read_iss(path):
+                    pass
+            except (OSError, RecordError) as e:
+                raise OptionError("RECORDS", str(e)) from e
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from skat.research.iimc import plot_soloist, soloist, speed
 
     result: Any
+    if args.what == "profile":
+        return _profile(args, console)
     if args.what == "plot":
         results = []
         for path in args.files:
@@ -87,6 +101,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 workers=args.workers,
                 ray=args.ray,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
+                records=args.records,
             )
         t = Table(title=f"soloist scores per game, {result['deals']} deals, seed {args.seed}")
         for col in ("player", "mean", "± SE"):
@@ -96,6 +111,43 @@ def run(args: argparse.Namespace, console: Console) -> int:
         t.add_row("A - B", _num(result["difference"]), _num(result["difference_se"]))
         console.print(t)
     save_json(args.json, result)
+    return 0
+
+
+def _profile(args: argparse.Namespace, console: Console) -> int:
+    from skat.records import read_iss
+    from skat.research.error_profile import error_profile, plot_profile
+
+    total = sum(1 for path in args.files for _ in read_iss(path))
+    with progress_bar(console) as bar:
+        task = bar.add_task("analysing games", total=total)
+        result = error_profile(
+            args.files, workers=args.workers, progress=lambda n: bar.advance(task, n)
+        )
+    t = Table(title="open-hand errors per game, by trick (PIPMA)")
+    t.add_column("soloist")
+    t.add_column("games", justify="right")
+    t.add_column("side")
+    for k in range(1, 11):
+        t.add_column(str(k), justify="right")
+    t.add_column("all", justify="right")
+    t.add_column("rate", justify="right")
+    for name, entry in result["lineups"].items():
+        for role in ("soloist", "defenders"):
+            e = entry[role]
+            t.add_row(
+                name,
+                str(entry["games"]),
+                role,
+                *(f"{x / entry['games']:.2f}" for x in e["errors"]),
+                _num(e["errors_per_game"]),
+                _num(e["rate"]),
+            )
+    console.print(t)
+    save_json(args.json, result)
+    if args.plot:
+        plot_profile(result, args.plot)
+        console.print(f"plot: {args.plot}")
     return 0
 
 
@@ -111,7 +163,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    what = k.add_subparsers(dest="what", metavar="speed|soloist|plot", required=True)
+    what = k.add_subparsers(dest="what", metavar="speed|soloist|plot|profile", required=True)
     sp = what.add_parser("speed", help="decision times of players", description=HELP)
     sp.add_argument("specs", nargs="+", metavar="SPEC")
     sp.add_argument(
@@ -139,6 +191,9 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         help=f"worker processes, 1..{checks.WORKERS_MAX} (default: every local core)",
     )
     so.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
+    so.add_argument(
+        "--records", metavar="FILE", type=checks.out_file, help="write every game as an ISS record"
+    )
     for p in (sp, so):
         p.add_argument(
             "--seed",
@@ -158,3 +213,16 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     pl.add_argument("files", nargs="+", metavar="JSON", type=checks.in_file)
     pl.add_argument("--out", metavar="PNG", type=checks.out_file, required=True)
     pl.set_defaults(func=run, check=check)
+    pr = what.add_parser(
+        "profile", help="where the open-hand errors fall, per trick and side (Fig. 9.6)"
+    )
+    pr.add_argument("files", nargs="+", metavar="RECORDS", type=checks.in_file)
+    pr.add_argument(
+        "--workers",
+        type=checks.integer(1, checks.WORKERS_MAX),
+        default=defaults.local_cores(),
+        help=f"worker processes, 1..{checks.WORKERS_MAX} (default: every local core)",
+    )
+    pr.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the result")
+    pr.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the figure")
+    pr.set_defaults(func=run, check=check)
