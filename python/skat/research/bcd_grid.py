@@ -9,7 +9,11 @@ chunks finish does not matter either.
 
 The result is plain data (:func:`run_grid`), written as JSON by ``skat research bcd``:
 ``{"cells": [{"corr", "bias", "dis", "exploitability": [R0, R1, ...], "se": [...],
-"r1_minus_r0", "r1_minus_r0_se"}, ...], "by_dis": [...], "meta": {...}}``.
+"r1_minus_r0", "r1_minus_r0_se"}, ...], "by_dis": [...], "meta": {...}}``. With
+``equilibrium=True`` every tree is also solved by CFR+ (:mod:`skat.research.bcd_games`) and
+each cell gets ``versus_equilibrium`` (the seat-averaged payoff of R0, R1, ... against the
+equilibrium, at most about 0) and ``versus_equilibrium_se``; CFR+ to exploitability
+``tolerance`` makes the payoffs exact to about that much.
 
 >>> r = run_grid(grid([0.5], [0.5], [0.0, 0.8]), trees=4, seed=1, levels=1, worlds=4, height=4)
 >>> [(c["dis"], len(c["exploitability"])) for c in r["cells"]]
@@ -24,7 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from skat.defaults import SYNTHETIC_TOLERANCE
 from skat.research.bcd import level_exploitability, random_trees
+from skat.research.bcd_games import versus_equilibrium
 from skat.seeds import derive_seed
 
 CHUNK = 25
@@ -33,8 +39,9 @@ CHUNK = 25
 Cell = tuple[float, float, float]
 """A grid cell: ``(corr, bias, dis)``."""
 
-Job = tuple[Cell, int, int, int, int, int, int]
-"""One chunk: cell, seed, chunk index, trees, levels, worlds, height."""
+Job = tuple[Cell, int, int, int, int, int, int, float]
+"""One chunk: cell, seed, chunk index, trees, levels, worlds, height, and the CFR+ tolerance
+of the payoffs against an equilibrium (0: not computed)."""
 
 
 def grid(corrs: Sequence[float], biases: Sequence[float], dises: Sequence[float]) -> list[Cell]:
@@ -52,21 +59,31 @@ def _thousandths(x: float) -> int:
 
 def _chunk(job: Job) -> np.ndarray:
     """Sums over one chunk's trees: per level the exploitability and its square, then the
-    R1 - R0 difference and its square (zeros when there is no R1)."""
-    (corr, bias, dis), seed, index, count, levels, worlds, height = job
+    R1 - R0 difference and its square (zeros when there is no R1), then per level the payoff
+    against an equilibrium and its square (zeros when not asked for)."""
+    (corr, bias, dis), seed, index, count, levels, worlds, height, tolerance = job
     path = (_thousandths(corr), _thousandths(bias), _thousandths(dis), index)
     rng = np.random.default_rng(derive_seed(seed, *path))
-    e = level_exploitability(random_trees(count, corr, bias, dis, rng, worlds, height), levels)
+    trees = random_trees(count, corr, bias, dis, rng, worlds, height)
+    e = level_exploitability(trees, levels)
     diff = e[1] - e[0] if levels else np.zeros(count)
-    return np.concatenate([e.sum(axis=1), (e * e).sum(axis=1), [diff.sum(), (diff * diff).sum()]])
+    v = versus_equilibrium(trees, levels, tolerance)[0] if tolerance else np.zeros_like(e)
+    sums = [e.sum(axis=1), (e * e).sum(axis=1), [diff.sum(), (diff * diff).sum()]]
+    return np.concatenate([*sums, v.sum(axis=1), (v * v).sum(axis=1)])
 
 
 def _jobs(
-    cells: Sequence[Cell], trees: int, seed: int, levels: int, worlds: int, height: int
+    cells: Sequence[Cell],
+    trees: int,
+    seed: int,
+    levels: int,
+    worlds: int,
+    height: int,
+    tolerance: float,
 ) -> Iterator[tuple[int, Job]]:
     for i, cell in enumerate(cells):
         for j, lo in enumerate(range(0, trees, CHUNK)):
-            yield i, (cell, seed, j, min(CHUNK, trees - lo), levels, worlds, height)
+            yield i, (cell, seed, j, min(CHUNK, trees - lo), levels, worlds, height, tolerance)
 
 
 def _mean_se(total: float, squares: float, n: int) -> tuple[float, float]:
@@ -84,13 +101,20 @@ def run_grid(
     height: int = 8,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    equilibrium: bool = False,
+    tolerance: float = SYNTHETIC_TOLERANCE,
 ) -> dict[str, Any]:
     """Mean exploitability of R0 .. R``levels`` over ``trees`` trees in every cell, with
-    standard errors, the per-``dis`` means over the cells and the run's parameters;
-    ``progress(n)`` is called with the number of trees done after each chunk."""
-    indexed = list(_jobs(cells, trees, seed, levels, worlds, height))
+    standard errors, the per-``dis`` means over the cells and the run's parameters (and with
+    ``equilibrium`` each level's payoff against CFR+'s equilibrium); ``progress(n)`` is called
+    with the number of trees done after each chunk."""
+    if equilibrium and tolerance <= 0:
+        raise ValueError("the CFR+ tolerance must be positive")
+    indexed = list(
+        _jobs(cells, trees, seed, levels, worlds, height, tolerance if equilibrium else 0.0)
+    )
     jobs = [job for _, job in indexed]
-    totals = np.zeros((len(cells), 2 * (levels + 1) + 2))
+    totals = np.zeros((len(cells), 4 * (levels + 1) + 2))
     pool = None
     results: Iterable[np.ndarray]
     if workers > 1 and len(jobs) > 1:
@@ -114,7 +138,8 @@ def run_grid(
         stats = [
             _mean_se(float(row[k]), float(row[levels + 1 + k]), trees) for k in range(levels + 1)
         ]
-        diff = _mean_se(float(row[-2]), float(row[-1]), trees)
+        base = 2 * (levels + 1)
+        diff = _mean_se(float(row[base]), float(row[base + 1]), trees)
         cell: dict[str, Any] = {
             "corr": corr,
             "bias": bias,
@@ -125,6 +150,11 @@ def run_grid(
         if levels:
             cell["r1_minus_r0"] = round(diff[0], 6)
             cell["r1_minus_r0_se"] = round(diff[1], 6)
+        if equilibrium:
+            lo, n = base + 2, levels + 1
+            versus = [_mean_se(float(row[lo + k]), float(row[lo + n + k]), trees) for k in range(n)]
+            cell["versus_equilibrium"] = [round(m, 6) for m, _ in versus]
+            cell["versus_equilibrium_se"] = [round(s, 6) for _, s in versus]
         out_cells.append(cell)
     return {
         "cells": out_cells,
@@ -137,6 +167,7 @@ def run_grid(
             "height": height,
             "chunk": CHUNK,
             "exploitability": "2 (u1 + u2): both seats' best-response gains, 0..4",
+            "equilibrium_tolerance": tolerance if equilibrium else None,
         },
     }
 
@@ -158,6 +189,9 @@ def by_dis(cells: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             "cells": len(group),
             "exploitability": [round(float(m), 6) for m in means],
         }
+        if "versus_equilibrium" in group[0]:
+            versus = np.mean([c["versus_equilibrium"] for c in group], axis=0)
+            row["versus_equilibrium"] = [round(float(m), 6) for m in versus]
         if "r1_minus_r0" in group[0]:
             row["r1_above_r0"] = sum(int(c["r1_minus_r0"] > 2 * c["r1_minus_r0_se"]) for c in group)
             row["r1_below_r0"] = sum(
