@@ -19,7 +19,11 @@ import pytest
 from skat.cli import main
 from skat.research import bcd
 from skat.research.bcd import BcdError, BcdTrees
+from skat.research.bcd_games import as_game, strategies, versus_equilibrium
 from skat.research.bcd_grid import grid, run_grid
+from skat.research.games import GameError
+from skat.research.games import exploitability as seq_exploitability
+from skat.research.solvers import pimc
 
 # ----- a tree computed by hand --------------------------------------------------------------
 
@@ -297,3 +301,50 @@ def test_cli_rejects_bad_options(
     assert main(["research", "bcd", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert option in err and "\n" not in err
+
+
+# ----- the chapter 5 kit on BCD trees --------------------------------------------------------
+
+
+@pytest.mark.parametrize("dis", [0.0, 0.3, 0.6, 1.0])
+def test_the_sequence_form_kit_agrees_with_the_bcd_code(dis: float) -> None:
+    trees = bcd.random_trees(4, 0.5, 0.6, dis, np.random.default_rng(11), worlds=4, height=5)
+    levels = bcd.policies(trees, 3)
+    for t in range(trees.count):
+        game = as_game(trees, t)
+        r0 = strategies(game, trees, levels[0], t)
+        assert np.allclose(r0[0], pimc(game, 0)) and np.allclose(r0[1], pimc(game, 1))
+        for policy in levels:
+            s0, s1 = strategies(game, trees, policy, t)
+            assert bcd.exploitability(trees, policy)[t] == pytest.approx(
+                2 * seq_exploitability(game, s0, s1), abs=1e-9
+            )
+
+
+def test_versus_equilibrium_is_at_most_zero_and_zero_with_perfect_information() -> None:
+    rng = np.random.default_rng(12)
+    trees = bcd.random_trees(3, 0.5, 0.5, 0.3, rng, worlds=4, height=4)
+    v, sols = versus_equilibrium(trees, 2, tolerance=1e-4)
+    assert v.shape == (3, 3) and (v <= 1e-4).all()
+    assert all(s.exploitability <= 1e-4 for s in sols)
+    open_trees = bcd.random_trees(3, 0.5, 0.5, 1.0, rng, worlds=4, height=4)
+    assert np.abs(versus_equilibrium(open_trees, 1, tolerance=1e-4)[0]).max() <= 1e-4
+
+
+def test_a_policy_mixing_within_an_information_set_is_refused() -> None:
+    trees = bcd.random_trees(1, 0.5, 0.5, 0.0, np.random.default_rng(13), worlds=2, height=2)
+    policy = [p.copy() for p in bcd.policies(trees, 0)[0]]
+    policy[0][0, 0, 0, 0], policy[0][0, 0, 1, 0] = 1.0, 0.0  # two worlds of one set
+    with pytest.raises(GameError):
+        strategies(as_game(trees, 0), trees, policy, 0)
+
+
+def test_grid_with_equilibrium_adds_the_payoffs() -> None:
+    cells = grid([0.5], [0.5], [0.0, 1.0])
+    plain = run_grid(cells, trees=3, seed=2, levels=1, worlds=2, height=4)
+    both = run_grid(cells, trees=3, seed=2, levels=1, worlds=2, height=4, equilibrium=True)
+    for p, b in zip(plain["cells"], both["cells"], strict=True):
+        assert p["exploitability"] == b["exploitability"] and "versus_equilibrium" not in p
+        assert len(b["versus_equilibrium"]) == 2 and max(b["versus_equilibrium"]) <= 1e-3
+    assert both["cells"][1]["versus_equilibrium"] == pytest.approx([0.0, 0.0], abs=1e-3)
+    assert "versus_equilibrium" in both["by_dis"][0]

@@ -124,11 +124,10 @@ def strategies(
         left = policy[d][t, c // w, c % w, h].astype(np.float64)
         p = d % 2
         seq = game.seqs[p].start[game.infoset[nodes]]
-        for s, x in ((seq, left), (seq + 1, 1.0 - left)):
-            seen = beh[p][s]
-            if np.any(~np.isnan(seen) & (seen != x)):
-                raise GameError("the policy is not constant on an information set")
-            beh[p][s] = x
+        beh[p][seq] = left
+        beh[p][seq + 1] = 1.0 - left
+        if np.any(beh[p][seq] != left):  # some set got two different values
+            raise GameError("the policy is not constant on an information set")
         lo += n
     if np.isnan(beh[0]).any() or np.isnan(beh[1]).any():
         raise GameError("the policy leaves an information set without a move")
