@@ -43,3 +43,42 @@ def test_views_it_cannot_use_raise() -> None:
     other = (g.declarer + 1) % 3
     with pytest.raises(skat.SkatError):
         skat.paranoid(g.view(other))
+
+
+def test_the_move_filter_keeps_a_guaranteed_win_whatever_the_defenders_play() -> None:
+    import random
+
+    from skat.players import make_player
+    from skat.players.pimc import paranoid_filter, paranoid_target
+
+    guaranteed = 0
+    for seed in range(60):
+        g = declared_game(seed, cards=12)
+        if g.is_over or g.declarer is None or g.contract is None or g.contract.hand:
+            continue
+        rng = random.Random(seed)
+        declarer = make_player("pimc:worlds=2,points=false,threads=1,paranoid=true")
+        declarer.new_game(seat=g.declarer, seed=seed)  # type: ignore[attr-defined]
+        held = False
+        while not g.is_over:
+            seat = g.to_move
+            assert seat is not None
+            view = g.view(seat)
+            if seat != g.declarer:
+                g.apply(rng.choice(sorted(g.legal_cards())))  # any defence at all
+                continue
+            keep = skat.paranoid_keeping_cards(view, paranoid_target(view))
+            held = held or keep is not None
+            if held:
+                assert keep is not None  # a guarantee, once there, is never given up
+            action = declarer.act(view)
+            if keep is not None:
+                assert action.card in keep
+                if len(view.legal_actions()) > 1:
+                    decision = declarer.last_decision  # type: ignore[attr-defined]
+                    assert action.card == paranoid_filter(view, decision)
+            g.apply(action)
+        if held:
+            guaranteed += 1
+            assert g.result is not None and g.result.won, seed
+    assert guaranteed >= 5

@@ -329,6 +329,29 @@ pub fn paranoid_reaches(s: &ParanoidState, target: i32) -> bool {
     p.search(s, target - 1, target) >= target
 }
 
+/// The paranoid move filter (thesis section 6.4): when the declarer is to move and can
+/// guarantee `target` (card points; null: 1, no trick), the cards she may play that keep that
+/// guarantee: never empty, because a guaranteed target is reached through at least one card.
+/// `None` when she cannot guarantee it (or is not to move): every card is then allowed.
+pub fn paranoid_keeping(s: &ParanoidState, target: i32) -> Option<Cards> {
+    if s.is_over() || s.to_move() != s.declarer || !paranoid_reaches(s, target) {
+        return None;
+    }
+    let mut keep = Cards(0);
+    for card in s.moves().iter() {
+        if s.play(card)
+            .is_ok_and(|next| paranoid_reaches(&next, target))
+        {
+            keep = keep.with(card);
+        }
+    }
+    debug_assert!(
+        !keep.is_empty(),
+        "a guaranteed target keeps at least one card"
+    );
+    Some(keep)
+}
+
 /// Whether a hand game of `game_type` with these ten cards, the declarer in seat `seat`
 /// (forehand 0 leads), surely reaches `target`: card points for suit and grand (61 a win, 90
 /// schneider), survival for null (target 1; paranoid defenders see every card, so this is

@@ -282,3 +282,29 @@ fn hand_game_tests() {
     assert!(hand_game_reaches(GameType::Grand, 0, weak, 0).unwrap());
     assert!(hand_game_reaches(GameType::Grand, 0, Cards(0x1FF), 61).is_err());
 }
+
+#[test]
+fn keeping_filter_matches_the_brute_force() {
+    let mut checked = 0;
+    for seed in 300..340 {
+        let (_, state, ex) = small(seed, 3, seed % 2 == 0);
+        if ex.to_move() != ex.declarer {
+            continue;
+        }
+        let v = ex.value();
+        let keep = paranoid_keeping(&state, v).expect("her own value is guaranteed");
+        let expect = ex
+            .options()
+            .into_iter()
+            .filter(|(c, ws)| ex.play(*c, ws.clone()).value() >= v)
+            .fold(Cards(0), |k, (c, _)| k.with(c));
+        assert_eq!(keep, expect, "seed {seed}");
+        assert!(!keep.is_empty());
+        assert_eq!(paranoid_keeping(&state, v + 1), None, "seed {seed}");
+        checked += 1;
+    }
+    assert!(
+        checked >= 10,
+        "only {checked} positions with the declarer to move"
+    );
+}

@@ -1,8 +1,9 @@
 //! Bindings of paranoid search ([`skat_core::paranoid`]).
 
 use pyo3::prelude::*;
-use skat_core::paranoid::{paranoid_reaches, paranoid_value, ParanoidState};
+use skat_core::paranoid::{paranoid_keeping, paranoid_reaches, paranoid_value, ParanoidState};
 
+use crate::cards::PyCards;
 use crate::error::to_py;
 use crate::game::PyView;
 
@@ -21,4 +22,19 @@ pub fn paranoid(py: Python<'_>, view: &PyView) -> PyResult<i32> {
 pub fn paranoid_wins(py: Python<'_>, view: &PyView, target: i32) -> PyResult<bool> {
     let s = ParanoidState::from_view(&view.0).map_err(to_py)?;
     Ok(py.allow_threads(move || paranoid_reaches(&s, target)))
+}
+
+/// The paranoid move filter: when the declarer, to move in `view`, can guarantee `target`
+/// (card points; null: 1), the cards that keep the guarantee (never empty); `None` when she
+/// cannot guarantee it or is not to move.
+#[pyfunction]
+pub fn paranoid_keeping_cards(
+    py: Python<'_>,
+    view: &PyView,
+    target: i32,
+) -> PyResult<Option<PyCards>> {
+    let s = ParanoidState::from_view(&view.0).map_err(to_py)?;
+    Ok(py
+        .allow_threads(move || paranoid_keeping(&s, target))
+        .map(PyCards))
 }

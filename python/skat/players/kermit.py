@@ -65,6 +65,7 @@ class KermitPlayer(PimcPlayer):
         pcut: float = 0.0,
         kontra: float = KONTRA_THRESHOLD,
         re: float = RE_THRESHOLD,
+        paranoid: bool = False,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
@@ -83,6 +84,7 @@ class KermitPlayer(PimcPlayer):
             pcut=pcut,
             kontra=kontra,
             re=re,
+            paranoid=paranoid,
         )
         self.threshold = threshold
         self.model: BiddingModel = BiddingModel.load(model) if model else default_model()

@@ -22,6 +22,10 @@ Options (spec ``pimc:worlds=160,seed=3``):
 - ``pcut``: ProbCut in the solver at this confidence (0.5 is the thesis's choice; default 0,
   the exact solver): about twice as many worlds per second, each value an estimate
   (``skat bench solver --pcut``);
+- ``paranoid``: the thesis's paranoid move filter for the declarer (default off): when she can
+  guarantee her win whatever the hidden cards and however the defenders play
+  (:func:`skat.paranoid_keeping_cards`), she plays the best card that keeps that guarantee;
+  one or more paranoid searches before each of her cards;
 - ``kontra``, ``re``: at a table with Kontra and Re, the share of worlds its side must win
   after its best card to say Kontra as a defender (default
   :data:`skat.defaults.KONTRA_THRESHOLD`, 0.7) or Re as the declarer (default
@@ -34,7 +38,19 @@ Options (spec ``pimc:worlds=160,seed=3``):
 
 from __future__ import annotations
 
-from skat._core import Action, Phase, Pimc, PimcDecision, View, ramsch_decide
+from skat._core import (
+    Action,
+    Card,
+    Cards,
+    GameType,
+    Phase,
+    Pimc,
+    PimcDecision,
+    View,
+    paranoid_keeping_cards,
+    ramsch_decide,
+    win_threshold,
+)
 from skat.defaults import (
     KONTRA_THRESHOLD,
     PIMC_TT_MB,
@@ -65,6 +81,7 @@ class PimcPlayer:
         pcut: float = 0.0,
         kontra: float = KONTRA_THRESHOLD,
         re: float = RE_THRESHOLD,
+        paranoid: bool = False,
     ) -> None:
         for name, value in (("worlds", worlds), ("seconds", seconds), ("threads", threads)):
             check_option(name, value)
@@ -74,6 +91,7 @@ class PimcPlayer:
         check_option("re", re)
         self.kontra = kontra
         self.re = re
+        self.paranoid = bool(paranoid)
         self.engine = Pimc(
             worlds=worlds,
             threads=threads if threads is not None else default_threads(),
@@ -134,4 +152,30 @@ class PimcPlayer:
             if win >= (self.kontra if doubling.kind == "kontra" else self.re):
                 return doubling
         best = decision.best
+        if self.paranoid and view.seat == view.declarer:
+            best = paranoid_filter(view, decision)
         return next(a for a in legal if a.card == best)
+
+
+def paranoid_target(view: View) -> int:
+    """What the declarer's paranoid value must reach for her to win: 1 (no trick) in null,
+    else her card points needed (:func:`skat.win_threshold` with the cards she knows to be
+    hers: her hand, her played cards and her discard; in a hand game the unseen skat counts
+    as holding no matador)."""
+    contract = view.contract
+    if contract is None or view.declarer is None:
+        raise ValueError("no contract yet")
+    if contract.game_type == GameType.NULL:
+        return 1
+    mine = [card for seat, card in view.plays if seat == view.declarer]
+    twelve = view.hand | Cards(mine) | (view.discard or Cards([]))
+    return win_threshold(contract, view.bid, twelve)
+
+
+def paranoid_filter(view: View, decision: PimcDecision) -> Card:
+    """The best card of ``decision`` (best first) that keeps the declarer's guaranteed win, or
+    its best card when she has no guarantee (the thesis's paranoid move filter)."""
+    keep = paranoid_keeping_cards(view, paranoid_target(view))
+    if keep is None or decision.best in keep:
+        return decision.best
+    return next(v.card for v in decision.values if v.card in keep)
