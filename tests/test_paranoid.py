@@ -72,6 +72,7 @@ def test_the_move_filter_keeps_a_guaranteed_win_whatever_the_defenders_play() ->
             if held:
                 assert keep is not None  # a guarantee, once there, is never given up
             action = declarer.act(view)
+            assert isinstance(action, skat.Action) and action.card is not None
             if keep is not None:
                 assert action.card in keep
                 if len(view.legal_actions()) > 1:
