@@ -57,7 +57,7 @@ def test_the_move_filter_keeps_a_guaranteed_win_whatever_the_defenders_play() ->
         if g.is_over or g.declarer is None or g.contract is None or g.contract.hand:
             continue
         rng = random.Random(seed)
-        declarer = make_player("pimc:worlds=2,points=false,threads=1,paranoid=true")
+        declarer = make_player("pimc:worlds=2,points=false,threads=1,paranoid=10")
         declarer.new_game(seat=g.declarer, seed=seed)  # type: ignore[attr-defined]
         held = False
         while not g.is_over:

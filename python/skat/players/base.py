@@ -119,6 +119,7 @@ OPTION_RANGES: dict[str, tuple[float | None, float | None]] = {
     "pcut": (0.0, 0.999),
     "kontra": (0.0, 1.01),
     "re": (0.0, 1.01),
+    "paranoid": (0, 10),
 }
 
 

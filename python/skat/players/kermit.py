@@ -65,7 +65,7 @@ class KermitPlayer(PimcPlayer):
         pcut: float = 0.0,
         kontra: float = KONTRA_THRESHOLD,
         re: float = RE_THRESHOLD,
-        paranoid: bool = False,
+        paranoid: int = 0,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")

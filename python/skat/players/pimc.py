@@ -22,10 +22,11 @@ Options (spec ``pimc:worlds=160,seed=3``):
 - ``pcut``: ProbCut in the solver at this confidence (0.5 is the thesis's choice; default 0,
   the exact solver): about twice as many worlds per second, each value an estimate
   (``skat bench solver --pcut``);
-- ``paranoid``: the thesis's paranoid move filter for the declarer (default off): when she can
-  guarantee her win whatever the hidden cards and however the defenders play
-  (:func:`skat.paranoid_keeping_cards`), she plays the best card that keeps that guarantee;
-  one or more paranoid searches before each of her cards;
+- ``paranoid``: the thesis's paranoid move filter for the declarer once she holds at most this
+  many cards (default 0, off; 10 from the first card): when she can guarantee her win whatever
+  the hidden cards and however the defenders play (:func:`skat.paranoid_keeping_cards`), she
+  plays the best card that keeps the guarantee. A paranoid search takes seconds to minutes at
+  ten cards, about a second at seven and milliseconds from five;
 - ``kontra``, ``re``: at a table with Kontra and Re, the share of worlds its side must win
   after its best card to say Kontra as a defender (default
   :data:`skat.defaults.KONTRA_THRESHOLD`, 0.7) or Re as the declarer (default
@@ -81,7 +82,7 @@ class PimcPlayer:
         pcut: float = 0.0,
         kontra: float = KONTRA_THRESHOLD,
         re: float = RE_THRESHOLD,
-        paranoid: bool = False,
+        paranoid: int = 0,
     ) -> None:
         for name, value in (("worlds", worlds), ("seconds", seconds), ("threads", threads)):
             check_option(name, value)
@@ -91,7 +92,8 @@ class PimcPlayer:
         check_option("re", re)
         self.kontra = kontra
         self.re = re
-        self.paranoid = bool(paranoid)
+        check_option("paranoid", paranoid)
+        self.paranoid = paranoid
         self.engine = Pimc(
             worlds=worlds,
             threads=threads if threads is not None else default_threads(),
@@ -152,7 +154,7 @@ class PimcPlayer:
             if win >= (self.kontra if doubling.kind == "kontra" else self.re):
                 return doubling
         best = decision.best
-        if self.paranoid and view.seat == view.declarer:
+        if view.seat == view.declarer and len(view.hand) <= self.paranoid:
             best = paranoid_filter(view, decision)
         return next(a for a in legal if a.card == best)
 
