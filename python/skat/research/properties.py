@@ -305,11 +305,12 @@ def plot(measured: list[dict[str, Any]], path: str) -> None:
     colors = {"suit": "tab:blue", "grand": "tab:red", "null": "tab:green"}
     for kind in TYPES:
         rows = [m for m in measured if m["type"] == kind and m["b"] is not None]
+        many = len(measured) > 2000  # small, faint markers so that the types stay visible
         axes[0].scatter(
             [m["lc"] for m in rows],
             [m["b"] for m in rows],
-            s=10,
-            alpha=0.5,
+            s=2 if many else 10,
+            alpha=0.15 if many else 0.5,
             color=colors[kind],
             label=f"{kind} ({len(rows)})",
         )
