@@ -178,7 +178,7 @@ def plot_soloist(results: list[dict[str, Any]], out: str) -> None:
     ax.set_xticks(xs, [f"{x:g}" for x in xs])
     ax.set_xlabel("soloist's worlds")
     ax.set_ylabel("mean soloist score per game (± 1 SE)")
-    ax.legend(title="defenders", loc="lower right")
+    ax.legend(title="defenders", loc="best")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     plt.close(fig)
