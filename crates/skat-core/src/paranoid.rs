@@ -329,6 +329,26 @@ pub fn paranoid_reaches(s: &ParanoidState, target: i32) -> bool {
     p.search(s, target - 1, target) >= target
 }
 
+/// What the declarer's paranoid value must reach for her to win in `view` (hers, during card
+/// play): 1 (no trick) in null, else the card points she needs
+/// ([`crate::pimc::win_threshold`] over the cards she knows to be hers: her hand, her played
+/// cards and her discard; in a hand game the unseen skat counts as holding no matador).
+pub fn declarer_target(view: &View) -> Result<i32, SkatError> {
+    let (Some(declarer), Some(contract)) = (view.declarer, view.contract) else {
+        return Err(SkatError::InvalidPosition("paranoid: no declarer".into()));
+    };
+    if contract.game_type.is_null() {
+        return Ok(1);
+    }
+    let mut twelve = view.hand | view.discard.unwrap_or(Cards(0));
+    for &(seat, card) in &view.played {
+        if seat == declarer {
+            twelve = twelve.with(card);
+        }
+    }
+    Ok(crate::pimc::win_threshold(contract, view.bid, twelve))
+}
+
 /// The paranoid move filter (thesis section 6.4): when the declarer is to move and can
 /// guarantee `target` (card points; null: 1, no trick), the cards she may play that keep that
 /// guarantee: never empty, because a guaranteed target is reached through at least one card.

@@ -87,6 +87,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(paranoid::paranoid, m)?)?;
     m.add_function(wrap_pyfunction!(paranoid::paranoid_wins, m)?)?;
     m.add_function(wrap_pyfunction!(paranoid::paranoid_keeping_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(paranoid::paranoid_target, m)?)?;
     m.add_function(wrap_pyfunction!(research::fcf_solver_ablation, m)?)?;
     Ok(())
 }

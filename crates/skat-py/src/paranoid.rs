@@ -1,7 +1,9 @@
 //! Bindings of paranoid search ([`skat_core::paranoid`]).
 
 use pyo3::prelude::*;
-use skat_core::paranoid::{paranoid_keeping, paranoid_reaches, paranoid_value, ParanoidState};
+use skat_core::paranoid::{
+    declarer_target, paranoid_keeping, paranoid_reaches, paranoid_value, ParanoidState,
+};
 
 use crate::cards::PyCards;
 use crate::error::to_py;
@@ -37,4 +39,11 @@ pub fn paranoid_keeping_cards(
     Ok(py
         .allow_threads(move || paranoid_keeping(&s, target))
         .map(PyCards))
+}
+
+/// What the declarer's paranoid value must reach for her to win in `view`: 1 (no trick) in
+/// null, else her card points needed from the cards she knows to be hers.
+#[pyfunction]
+pub fn paranoid_target(view: &PyView) -> PyResult<i32> {
+    declarer_target(&view.0).map_err(to_py)
 }

@@ -42,15 +42,13 @@ from __future__ import annotations
 from skat._core import (
     Action,
     Card,
-    Cards,
-    GameType,
     Phase,
     Pimc,
     PimcDecision,
     View,
     paranoid_keeping_cards,
+    paranoid_target,
     ramsch_decide,
-    win_threshold,
 )
 from skat.defaults import (
     KONTRA_THRESHOLD,
@@ -64,7 +62,7 @@ from skat.players.base import check_option, register
 from skat.players.ramsch import ramsch_rules_action
 from skat.players.rules import RulesPlayer
 
-__all__ = ["PimcPlayer", "default_threads"]
+__all__ = ["PimcPlayer", "default_threads", "paranoid_filter", "paranoid_target"]
 
 
 @register("pimc")
@@ -157,21 +155,6 @@ class PimcPlayer:
         if view.seat == view.declarer and len(view.hand) <= self.paranoid:
             best = paranoid_filter(view, decision)
         return next(a for a in legal if a.card == best)
-
-
-def paranoid_target(view: View) -> int:
-    """What the declarer's paranoid value must reach for her to win: 1 (no trick) in null,
-    else her card points needed (:func:`skat.win_threshold` with the cards she knows to be
-    hers: her hand, her played cards and her discard; in a hand game the unseen skat counts
-    as holding no matador)."""
-    contract = view.contract
-    if contract is None or view.declarer is None:
-        raise ValueError("no contract yet")
-    if contract.game_type == GameType.NULL:
-        return 1
-    mine = [card for seat, card in view.plays if seat == view.declarer]
-    twelve = view.hand | Cards(mine) | (view.discard or Cards([]))
-    return win_threshold(contract, view.bid, twelve)
 
 
 def paranoid_filter(view: View, decision: PimcDecision) -> Card:

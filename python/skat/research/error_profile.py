@@ -24,55 +24,53 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from skat._core import Game
-from skat.analysis.pipma import TRICKS, decisions, game_names
+from skat.analysis.pipma import TRICKS, PlayerMistakes, decisions, game_names
 from skat.parallel import run_tasks
-from skat.records import read_iss
+from skat.records import read_records
 
 ROLES = ("soloist", "defenders")
 """The two sides whose errors are tallied apart."""
 
-Tally = dict[str, dict[str, dict[str, list[int]]]]
-"""line-up (soloist name) -> role -> ``errors`` / ``opportunities`` per trick -> count."""
 
-
-def _empty() -> dict[str, dict[str, list[int]]]:
-    return {r: {"errors": [0] * TRICKS, "opportunities": [0] * TRICKS} for r in ROLES}
-
-
-def _game_tally(record: str) -> tuple[str, dict[str, dict[str, list[int]]]] | None:
-    """The soloist's name and the per-role, per-trick tally of one game (None: no declarer)."""
+def _game_tally(record: str) -> tuple[str, dict[str, PlayerMistakes]] | None:
+    """The soloist's name and each side's tally of one game (None: no declarer)."""
     game = Game.from_iss(record)
     if game.declarer is None or game.contract is None:
         return None
-    names = game_names(game)
-    out = _empty()
+    sides = {role: PlayerMistakes() for role in ROLES}
     for d in decisions(game):
-        if not d.opportunity:
+        sides["soloist" if d.seat == game.declarer else "defenders"].add(d)
+    return game_names(game)[game.declarer], sides
+
+
+def _profile(
+    records: Sequence[str],
+    workers: int | None,
+    ray: str | None,
+    progress: Callable[[int], None] | None,
+) -> dict[str, Any]:
+    tally: dict[str, dict[str, PlayerMistakes]] = {}
+    games: dict[str, int] = {}
+    for _, found in run_tasks(_game_tally, records, workers=workers, ray=ray):
+        if progress:
+            progress(1)
+        if found is None:
             continue
-        role = "soloist" if d.seat == game.declarer else "defenders"
-        out[role]["opportunities"][d.trick - 1] += 1
-        out[role]["errors"][d.trick - 1] += int(d.mistake)
-    return names[game.declarer], out
-
-
-def _merge(total: Tally, lineup: str, part: dict[str, dict[str, list[int]]]) -> None:
-    mine = total.setdefault(lineup, _empty())
-    for role in ROLES:
-        for key in ("errors", "opportunities"):
-            mine[role][key] = [a + b for a, b in zip(mine[role][key], part[role][key], strict=True)]
-
-
-def _summarise(tally: Tally, games: dict[str, int]) -> dict[str, Any]:
+        lineup, sides = found
+        games[lineup] = games.get(lineup, 0) + 1
+        mine = tally.setdefault(lineup, {role: PlayerMistakes() for role in ROLES})
+        for role in ROLES:
+            mine[role].merge(sides[role])
     lineups: dict[str, Any] = {}
     for lineup in sorted(tally):
         entry: dict[str, Any] = {"games": games[lineup]}
         for role in ROLES:
-            e, o = tally[lineup][role]["errors"], tally[lineup][role]["opportunities"]
+            t = tally[lineup][role]
             entry[role] = {
-                "errors": e,
-                "opportunities": o,
-                "errors_per_game": sum(e) / games[lineup] if games[lineup] else None,
-                "rate": sum(e) / sum(o) if sum(o) else None,
+                "errors": t.mistakes_by_trick,
+                "opportunities": t.opportunities_by_trick,
+                "errors_per_game": t.mistakes / games[lineup],
+                "rate": t.rate,
             }
         lineups[lineup] = entry
     return {"lineups": lineups}
@@ -80,33 +78,24 @@ def _summarise(tally: Tally, games: dict[str, int]) -> dict[str, Any]:
 
 def error_profile_of_games(
     games: Iterable[Game],
-    workers: int = 1,
+    workers: int | None = 1,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """The Fig. 9.6 tally (see the module text) of finished games: per soloist name, per
     role, the errors and opportunities in each trick, errors per game and the error rate."""
-    records = [g.to_iss() for g in games]
-    tally: Tally = {}
-    counts: dict[str, int] = {}
-    for _, found in run_tasks(_game_tally, records, workers=workers):
-        if progress:
-            progress(1)
-        if found is None:
-            continue
-        lineup, part = found
-        counts[lineup] = counts.get(lineup, 0) + 1
-        _merge(tally, lineup, part)
-    return _summarise(tally, counts)
+    return _profile([g.to_iss() for g in games], workers, ray, progress)
 
 
 def error_profile(
     paths: Sequence[str | os.PathLike[str]],
-    workers: int = 1,
+    workers: int | None = 1,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> dict[str, Any]:
-    """:func:`error_profile_of_games` of every game in the ISS record files ``paths``."""
-    games = [g for p in paths for g in read_iss(p)]
-    result = error_profile_of_games(games, workers=workers, progress=progress)
+    """:func:`error_profile_of_games` of every game in the ISS record files ``paths``
+    (``workers`` processes, None: every local core; or Ray tasks with ``ray``)."""
+    result = _profile(read_records(paths), workers, ray, progress)
     result["files"] = [os.fspath(p) for p in paths]
     return result
 

@@ -115,14 +115,16 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def _profile(args: argparse.Namespace, console: Console) -> int:
-    from skat.records import read_iss
+    from skat.records import read_records
     from skat.research.error_profile import error_profile, plot_profile
 
-    total = sum(1 for path in args.files for _ in read_iss(path))
     with progress_bar(console) as bar:
-        task = bar.add_task("analysing games", total=total)
+        task = bar.add_task("analysing games", total=len(read_records(args.files)))
         result = error_profile(
-            args.files, workers=args.workers, progress=lambda n: bar.advance(task, n)
+            args.files,
+            workers=args.workers,
+            ray=args.ray,
+            progress=lambda n: bar.advance(task, n),
         )
     t = Table(title="open-hand errors per game, by trick (PIPMA)")
     t.add_column("soloist")
@@ -217,12 +219,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         "profile", help="where the open-hand errors fall, per trick and side (Fig. 9.6)"
     )
     pr.add_argument("files", nargs="+", metavar="RECORDS", type=checks.in_file)
-    pr.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help=f"worker processes, 1..{checks.WORKERS_MAX} (default: every local core)",
-    )
+    checks.add_parallel_options(pr)
     pr.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the result")
     pr.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the figure")
     pr.set_defaults(func=run, check=check)
