@@ -394,3 +394,35 @@ def combine_probcut_runs(runs: list[list[dict[str, Any]]]) -> dict[str, Any]:
         exact = row["exact_worlds_per_sec"]
         row["speedup"] = row["worlds_per_sec"] / exact if exact else 0.0
     return {"classes": classes, "repeat": len(runs)}
+
+
+def combine_lookup_runs(runs: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    """One lookup-table comparison from repeated runs over the same positions: per class the
+    first run's node counts and mismatches (identical in every run: the searches are
+    deterministic) and, per question, the median over the runs of the total milliseconds
+    without and with tables; ``nodes_saved_pct`` and ``time_saved_pct`` for ``solve``.
+
+    >>> row = {"class": "suit", "positions": 2, "mismatches": 0, "solve_nodes": [100, 40],
+    ...        "analyze_nodes": [300, 150]}
+    >>> runs = [[dict(row, solve_micros=[s, t], analyze_micros=[2 * s, 2 * t])]
+    ...         for s, t in ((1000, 600), (1200, 700), (900, 500))]
+    >>> c = combine_lookup_runs(runs)["classes"][0]
+    >>> c["solve_ms"], c["nodes_saved_pct"], c["time_saved_pct"]
+    ([1.0, 0.6], 60.0, 40.0)
+    """
+    if not runs:
+        raise ValueError("no benchmark runs to combine")
+    classes: list[dict[str, Any]] = []
+    for i, first in enumerate(runs[0]):
+        row = {k: v for k, v in first.items() if not k.endswith("_micros")}
+        for q in ("solve", "analyze"):
+            row[q + "_ms"] = [
+                round(statistics.median(r[i][q + "_micros"][j] for r in runs) / 1000, 3)
+                for j in (0, 1)
+            ]
+        n0, n1 = row["solve_nodes"]
+        t0, t1 = row["solve_ms"]
+        row["nodes_saved_pct"] = round(100 * (n0 - n1) / n0, 1) if n0 else 0.0
+        row["time_saved_pct"] = round(100 * (t0 - t1) / t0, 1) if t0 else 0.0
+        classes.append(row)
+    return {"classes": classes, "repeat": len(runs)}

@@ -390,3 +390,11 @@ PREFIX_TREES_DEPTH = 10
 
 PREFIX_TREES_SEED = 1
 """The seed of the first tree of ``skat research prefix-trees`` (tree i uses seed + i)."""
+
+TABLES_ENV = "SKAT_TABLES"
+"""Environment variable naming the default endgame lookup-table directory (``skat tables
+build``): players and the solver bench read it when no ``tables=DIR`` / ``--tables`` is given.
+Unset: no tables (everything works without them)."""
+
+TABLES_SHARD_ROWS = 4000
+"""Rows per shard of a table build (the unit of parallel work and of resuming)."""

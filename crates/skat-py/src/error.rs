@@ -49,6 +49,13 @@ create_exception!(
     "A solver position that is not valid."
 );
 
+create_exception!(
+    _core,
+    TablesError,
+    SkatError,
+    "A missing, damaged or inconsistent endgame lookup table, or a bad table request."
+);
+
 pub fn to_py(e: CoreError) -> PyErr {
     let msg = e.to_string();
     match e {
@@ -74,6 +81,7 @@ impl<T> IntoPyResult<T> for Result<T, CoreError> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("SkatError", py.get_type::<SkatError>())?;
+    m.add("TablesError", py.get_type::<TablesError>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;
     m.add("InvalidCardsError", py.get_type::<InvalidCardsError>())?;
     m.add("ContractError", py.get_type::<ContractError>())?;

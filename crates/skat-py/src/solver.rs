@@ -242,12 +242,17 @@ pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyRes
                 o.pcut = pcut_thousandths(v.extract()?)?;
                 continue;
             }
+            if name == "tables" {
+                let dir: Option<String> = v.extract()?;
+                o.lookup = dir.map(|d| crate::lookup::load(&d)).transpose()?;
+                continue;
+            }
             let on: bool = v.extract()?;
             match switch(&mut o, &name) {
                 Some(flag) => *flag = on,
                 None => {
                     return Err(PyTypeError::new_err(format!(
-                        "unknown solver option {name:?}; options: tt_mb, pcut, {}",
+                        "unknown solver option {name:?}; options: tt_mb, pcut, tables, {}",
                         SWITCHES.join(", ")
                     )))
                 }

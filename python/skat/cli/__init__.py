@@ -31,6 +31,7 @@ from skat.cli import (
     play,
     report,
     research,
+    tables,
     tournament,
     tournament_table,
     train,
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_commands(sub)
     report.add_commands(sub)
     research.add_commands(sub)
+    tables.add_commands(sub)
     return p
 
 

@@ -129,12 +129,64 @@ def cmd_bench_probcut(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_bench_lookup(args: argparse.Namespace, console: Console) -> int:
+    from skat._core import lookup_benchmark
+    from skat.bench import combine_lookup_runs, machine_description
+    from skat.tables import info
+
+    tables = info(args.tables)
+    runs = _repeated(
+        console,
+        f"{args.positions} random 30-card positions, solve and analyze without and with the"
+        f" tables of {args.tables}, single thread",
+        args.repeat,
+        lambda _i: lookup_benchmark(args.positions, args.seed, args.tables, args.tt_mb),
+    )
+    out = combine_lookup_runs(runs)
+    out.update(
+        tables=[
+            {k: t[k] for k in ("class", "cards", "rows", "entries", "memory_bytes", "complete")}
+            for t in tables
+        ],
+        positions=args.positions,
+        seed=args.seed,
+        machine=machine_description(),
+    )
+    table = Table(
+        title=f"Endgame lookup tables ({args.tables}) against the table-free solver,"
+        f" {args.positions} positions, seed {args.seed} ({out['machine']}); time: median of"
+        f" {out['repeat']} runs"
+    )
+    for col in ("class", "n", "question", "nodes without", "nodes with", "nodes", "time"):
+        table.add_column(col, justify="left" if col in ("class", "question") else "right")
+    for r in out["classes"]:
+        for q in ("solve", "analyze"):
+            table.add_row(
+                r["class"],
+                str(r["positions"]),
+                q,
+                f"{r[q + '_nodes'][0]:,}",
+                f"{r[q + '_nodes'][1]:,}",
+                _effect(r[q + "_nodes"][1], r[q + "_nodes"][0]),
+                _effect(r[q + "_ms"][1], r[q + "_ms"][0]),
+            )
+    console.print(table)
+    bad = sum(r["mismatches"] for r in out["classes"])
+    console.print(f"positions whose values differed: {bad}")
+    save_json(args.json, out)
+    return 0 if bad == 0 else 1
+
+
 def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
     from skat._core import solver_benchmark
     from skat.bench import combine_solver_runs, machine_description
 
+    if args.pcut is not None and args.tables is not None:
+        raise OptionError("--tables", "compare either ProbCut (--pcut) or tables, not both")
     if args.pcut is not None:
         return cmd_bench_probcut(args, console)
+    if args.tables is not None:
+        return cmd_bench_lookup(args, console)
 
     runs = _repeated(
         console,
@@ -410,6 +462,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help="instead: compare ProbCut at confidence P (0.001..1, excluded) with the exact"
         " solver, analyze on the same positions: worlds/s of each, decision agreement, mean"
         " absolute error",
+    )
+    s.add_argument(
+        "--tables",
+        metavar="DIR",
+        type=checks.in_path,
+        help="instead: compare the solver with the endgame lookup tables of DIR ('skat tables"
+        " build') and without, solve and analyze on the same positions: nodes and time of"
+        " each, and a check that every value agrees",
     )
     _common(s, defaults.BENCH_SOLVER_REPEAT)
     s.set_defaults(func=cmd_bench_solver)

@@ -66,6 +66,7 @@ class KermitPlayer(PimcPlayer):
         kontra: float = KONTRA_THRESHOLD,
         re: float = RE_THRESHOLD,
         paranoid: int = 0,
+        tables: str | None = None,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
@@ -85,6 +86,7 @@ class KermitPlayer(PimcPlayer):
             kontra=kontra,
             re=re,
             paranoid=paranoid,
+            tables=tables,
         )
         self.threshold = threshold
         self.model: BiddingModel = BiddingModel.load(model) if model else default_model()

@@ -27,6 +27,8 @@ Options (spec ``pimc:worlds=160,seed=3``):
   the hidden cards and however the defenders play (:func:`skat.paranoid_keeping_cards`), she
   plays the best card that keeps the guarantee. A paranoid search takes seconds to minutes at
   ten cards, about a second at seven and milliseconds from five;
+- ``tables``: a directory of endgame lookup tables (``skat tables build``; default: the
+  ``SKAT_TABLES`` environment variable, else none): the same values with fewer nodes;
 - ``kontra``, ``re``: at a table with Kontra and Re, the share of worlds its side must win
   after its best card to say Kontra as a defender (default
   :data:`skat.defaults.KONTRA_THRESHOLD`, 0.7) or Re as the declarer (default
@@ -61,6 +63,7 @@ from skat.defaults import (
 from skat.players.base import check_option, register
 from skat.players.ramsch import ramsch_rules_action
 from skat.players.rules import RulesPlayer
+from skat.tables import resolve as resolve_tables
 
 __all__ = ["PimcPlayer", "default_threads", "paranoid_filter", "paranoid_target"]
 
@@ -81,6 +84,7 @@ class PimcPlayer:
         kontra: float = KONTRA_THRESHOLD,
         re: float = RE_THRESHOLD,
         paranoid: int = 0,
+        tables: str | None = None,
     ) -> None:
         for name, value in (("worlds", worlds), ("seconds", seconds), ("threads", threads)):
             check_option(name, value)
@@ -99,6 +103,7 @@ class PimcPlayer:
             tt_mb=tt_mb,
             seconds=seconds,
             pcut=pcut,
+            tables=resolve_tables(tables),
         )
         self.seed = seed
         self.game_seed = 0

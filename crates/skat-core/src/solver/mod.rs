@@ -50,6 +50,11 @@ pub mod endgame;
 pub mod estimator;
 pub mod estimator_data;
 pub mod layout;
+pub mod lookup;
+pub mod lookup_bench;
+pub mod lookup_build;
+#[cfg(test)]
+mod lookup_tests;
 pub mod order;
 pub mod position;
 pub mod ramsch;
@@ -114,6 +119,10 @@ pub struct SolverOptions {
     /// thousandths (500: 0.5), 0 for the exact search (the default). Unlike every other
     /// option this one changes values: they become estimates.
     pub pcut: u16,
+    /// Precomputed endgame lookup tables ([`lookup`]; `None`: none, the default): trick
+    /// starts with as many cards per hand as a loaded table of the game class are looked up
+    /// (exact values: the node count falls, no value changes).
+    pub lookup: Option<lookup::LookupRef>,
     /// Table memory in megabytes: the transposition table and, with `endgame_cache`, the
     /// endgame cache (a quarter of it; at power-of-two sizes this is exactly the part the
     /// table's power-of-two bucket count leaves unused).
@@ -136,6 +145,7 @@ impl Default for SolverOptions {
             endgame_cache: false,
             bisect: false,
             pcut: 0,
+            lookup: None,
             tt_mb: 32,
         }
     }
@@ -158,6 +168,7 @@ impl SolverOptions {
             endgame_cache: false,
             bisect: false,
             pcut: 0,
+            lookup: None,
             tt_mb: 1,
         }
     }

@@ -155,7 +155,7 @@ impl<'a> Searcher<'a> {
     /// trumps above every trump of the declarer; 0 in grand and null (no point differences
     /// among the jacks) and without trumps.
     #[inline]
-    pub(super) fn trump_run(lay: &Layout, hands: &[u32; 3], decl: usize) -> i32 {
+    pub(crate) fn trump_run(lay: &Layout, hands: &[u32; 3], decl: usize) -> i32 {
         if lay.trump_group != 3 {
             return 0;
         }

@@ -120,6 +120,57 @@ pub(super) fn sort_desc(slots: &mut [u8], keys: &[u32; MAX_GROUPS]) {
     }
 }
 
+/// The payoff-similarity (canonical) key of a start-of-trick position, hands rotated so that
+/// the leader comes first, `tag` the declarer's seat relative to the leader and the game
+/// class (`drel | class << 2`), and the slot -> group permutation. Used by the search for
+/// trick starts with at least `similarity_min_cards` cards per hand and by the lookup tables
+/// ([`crate::solver::lookup`]) at every size.
+pub fn canonical_key(lay: &Layout, rot: [u32; 3], tag: u64) -> (Key, [u8; MAX_GROUPS]) {
+    if !lay.game_type.is_null() {
+        return Searcher::key_suit_grand(lay, rot, tag);
+    }
+    // canonical (null; suit and grand above): per group, owners (relative to the leader)
+    // of the remaining cards, highest first, as base-3 digits behind a leading 1; the
+    // owners of the remaining cards are compressed to consecutive bits, whose base-3
+    // values come from a table
+    let all = rot[0] | rot[1] | rot[2];
+    let mut sortkeys = [0u32; MAX_GROUPS];
+    let mut codes = [0u32; MAX_GROUPS];
+    let mut rems = [0u32; MAX_GROUPS];
+    let mut perm = IDENTITY;
+    for g in 0..lay.ngroups {
+        let base = lay.group_base[g] as u32;
+        let rem = (all & lay.group_mask[g]) >> base;
+        let r1 = compress(rot[1] >> base, rem);
+        let r2 = compress(rot[2] >> base, rem);
+        let code = POW3[rem.count_ones() as usize] + BASE3[r1 as usize] + 2 * BASE3[r2 as usize];
+        codes[g] = code;
+        rems[g] = rem;
+        // plain groups have at most 8 cards: code < 2 * 3^8 < 2^14
+        sortkeys[g] = code << 8 | rem;
+    }
+    // the suits of a null game are interchangeable: sort them (by code, then valuation)
+    sort_desc(&mut perm[..lay.ngroups], &sortkeys);
+    // fixed width per slot: 2 * 3^size < 2^width (plain 7: 13 bits, null 8: 14, trumps
+    // 11: 19, jacks 4: 8); at most 60 bits in all, plus 4 bits of seat and class
+    let mut k: u64 = 0;
+    let mut val: u32 = 0;
+    for (slot, &g) in perm.iter().enumerate().take(lay.ngroups) {
+        let g = g as usize;
+        k = k << lay.key_width[slot] | codes[g] as u64;
+        val |= rems[g] << lay.group_base[slot];
+    }
+    k = k << 4 | tag;
+    (
+        Key {
+            a: k,
+            val,
+            canonical: true,
+        },
+        perm,
+    )
+}
+
 impl<'a> Searcher<'a> {
     /// The key of the current start-of-trick position with `k` cards per hand, and the
     /// slot -> group permutation.
@@ -139,51 +190,7 @@ impl<'a> Searcher<'a> {
             };
             return (key, IDENTITY);
         }
-        let tag = drel | class << 2;
-        if !self.null {
-            return Self::key_suit_grand(lay, rot, tag);
-        }
-        // canonical (null; suit and grand above): per group, owners (relative to the leader)
-        // of the remaining cards, highest first, as base-3 digits behind a leading 1; the
-        // owners of the remaining cards are compressed to consecutive bits, whose base-3
-        // values come from a table
-        let all = rot[0] | rot[1] | rot[2];
-        let mut sortkeys = [0u32; MAX_GROUPS];
-        let mut codes = [0u32; MAX_GROUPS];
-        let mut rems = [0u32; MAX_GROUPS];
-        let mut perm = IDENTITY;
-        for g in 0..lay.ngroups {
-            let base = lay.group_base[g] as u32;
-            let rem = (all & lay.group_mask[g]) >> base;
-            let r1 = compress(rot[1] >> base, rem);
-            let r2 = compress(rot[2] >> base, rem);
-            let code =
-                POW3[rem.count_ones() as usize] + BASE3[r1 as usize] + 2 * BASE3[r2 as usize];
-            codes[g] = code;
-            rems[g] = rem;
-            // plain groups have at most 8 cards: code < 2 * 3^8 < 2^14
-            sortkeys[g] = code << 8 | rem;
-        }
-        // the suits of a null game are interchangeable: sort them (by code, then valuation)
-        sort_desc(&mut perm[..lay.ngroups], &sortkeys);
-        // fixed width per slot: 2 * 3^size < 2^width (plain 7: 13 bits, null 8: 14, trumps
-        // 11: 19, jacks 4: 8); at most 60 bits in all, plus 4 bits of seat and class
-        let mut k: u64 = 0;
-        let mut val: u32 = 0;
-        for (slot, &g) in perm.iter().enumerate().take(lay.ngroups) {
-            let g = g as usize;
-            k = k << lay.key_width[slot] | codes[g] as u64;
-            val |= rems[g] << lay.group_base[slot];
-        }
-        k = k << 4 | tag;
-        (
-            Key {
-                a: k,
-                val,
-                canonical: true,
-            },
-            perm,
-        )
+        canonical_key(lay, rot, drel | class << 2)
     }
 
     /// [`Searcher::key`]'s canonical key of a suit or grand position (the hands rotated so

@@ -17,7 +17,7 @@
 //! order, bound or key shows in the solver's node signature.
 
 mod distance;
-mod key;
+pub(crate) mod key;
 mod moves;
 mod null;
 mod partition;
@@ -28,6 +28,7 @@ use super::bounds;
 use super::endgame::{EgCache, EgKey};
 use super::estimator::ProbCut;
 use super::layout::{m3, Layout};
+use super::lookup::LookupTables;
 use super::order::representatives;
 use super::tables;
 use super::tt::Tt;
@@ -91,6 +92,10 @@ pub struct Searcher<'a> {
     /// starts below it are cut).
     probcut: Option<ProbCut>,
     root_k: u32,
+    /// Endgame lookup tables, and the largest hand size they hold for this game class (0:
+    /// none).
+    lookup: Option<&'static LookupTables>,
+    lookup_k: u32,
     /// With `part`: the relevant cards of the subtree just searched (cards that won a trick
     /// by rank, and the lowest card of each collapsed group of equivalent cards); only each
     /// suit's lowest one matters.
@@ -116,6 +121,8 @@ impl<'a> Searcher<'a> {
         let mut s = Searcher {
             probcut: probcut.filter(|_| !lay.game_type.is_null()),
             root_k: 0,
+            lookup: opt.lookup.map(|r| r.0),
+            lookup_k: 0,
             lay,
             opt,
             tt,
@@ -157,6 +164,9 @@ impl<'a> Searcher<'a> {
             nodes: 0,
         };
         s.root_k = s.k_start();
+        if let Some(t) = s.lookup {
+            s.lookup_k = if s.part { 0 } else { t.max_k(s.class) };
+        }
         s
     }
 
@@ -387,6 +397,14 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
+        if k <= self.lookup_k {
+            let (tlo, thi) = self.lookup_bounds(k);
+            lo = lo.max(tlo);
+            hi = hi.min(thi);
+            if let Some(v) = decided(lo, hi, alpha, beta) {
+                return v;
+            }
+        }
         if self.use_tt {
             let kp = self.key(k);
             self.tt.prefetch(&kp.0);
@@ -489,6 +507,33 @@ impl<'a> Searcher<'a> {
                 in_play - bounds::defender_lower(self.lay, &self.hands, self.decl, l),
             )
         }
+    }
+
+    /// Bounds on the current start-of-trick position (`k` cards per hand, a size the lookup
+    /// tables hold) from its row's tentpoles: exact for a complete table (see
+    /// [`crate::solver::lookup`]); the trivial bounds if the row is missing.
+    #[inline(never)]
+    fn lookup_bounds(&self, k: u32) -> (i32, i32) {
+        let (mut lo, mut hi) = (i32::MIN, i32::MAX);
+        let Some(table) = self.lookup.and_then(|t| t.table(self.class, k)) else {
+            return (lo, hi);
+        };
+        let l = self.leader;
+        let rot = [self.hands[l], self.hands[m3(l + 1)], self.hands[m3(l + 2)]];
+        let tag = m3(self.decl + 3 - l) as u64 | (self.class as u64) << 2;
+        let (key, _) = key::canonical_key(self.lay, rot, tag);
+        if let Some((vals, values)) = table.row(key.a) {
+            let run = Self::trump_run(self.lay, &self.hands, self.decl);
+            for (&x, &v) in vals.iter().zip(values) {
+                let (dlo, dhi) = Self::dist(self.lay, key.val, x, run);
+                lo = lo.max(v as i32 + dlo);
+                hi = hi.min(v as i32 + dhi);
+                if lo >= hi {
+                    break;
+                }
+            }
+        }
+        (lo, hi)
     }
 
     /// The endgame-cache key of the current start-of-trick position.

@@ -1,0 +1,335 @@
+//! Precomputed endgame lookup tables (thesis ch. 8): exact values of start-of-trick
+//! positions with few cards per hand, read by the search instead of searching them.
+//!
+//! # Contents
+//!
+//! A table holds one game class (suit, grand or null) and one hand size `k`. Its *rows* are
+//! the canonical states of the payoff-similarity transposition table
+//! ([`crate::solver::search::key::canonical_key`]): the split (cards left per group,
+//! interchangeable suits sorted), the owner of every remaining card by power rank (hands
+//! rotated so that the leader comes first) and the declarer's seat relative to the leader.
+//! Every row of the class and size is present. A row stores a few *tentpoles*: valuations
+//! (which ranks remain, hence the card points of the canonical cards) with the exact marginal
+//! value of the position (the declarer's points from the cards still in play; null: the
+//! time-to-live score of the remaining tricks, the same for every valuation).
+//!
+//! # Invariant
+//!
+//! The tentpoles of a row determine the value of *every* valuation of the row exactly: the
+//! search bounds a valuation `y` by `v_i + dist(y, x_i)` over the tentpoles `(x_i, v_i)`
+//! (the signed payoff-similarity distance, [`crate::solver::search::Searcher::dist`]), and
+//! the builder ([`crate::solver::lookup_build`]) adds a tentpole wherever those bounds do
+//! not meet, so lower and upper bound coincide for every valuation of every row. A lookup
+//! therefore never changes a value; where bounds would not meet (a damaged or foreign file)
+//! the search just narrows its window and searches on.
+//!
+//! # File format (`{class}-{k}.skt`, little endian)
+//!
+//! `SKLT`, version 1, class (0 suit, 1 grand, 2 null), k, one zero byte; the row count and
+//! the entry count (u64 each); the sorted row keys (u64), the row offsets into the entries
+//! (u32, one more than the rows), the entries' valuations (u32) and values (u8); then the
+//! FNV-1a 64 checksum of everything before it.
+//!
+//! Loaded tables live for the rest of the process ([`load_dir`] leaks them once per
+//! directory), so that [`LookupRef`] is a plain `'static` reference the `Copy` solver
+//! options can carry.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Game classes in table keys and file names.
+pub const CLASS_NAMES: [&str; 3] = ["suit", "grand", "null"];
+/// Largest hand size a table can have (the file and the row enumeration allow up to this).
+pub const MAX_K: u8 = 6;
+/// Smallest useful hand size: two-card trick starts are solved directly.
+pub const MIN_K: u8 = 3;
+
+const MAGIC: &[u8; 4] = b"SKLT";
+const VERSION: u8 = 1;
+
+/// One class and hand size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassTable {
+    pub class: u8,
+    pub k: u8,
+    keys: Vec<u64>,
+    offs: Vec<u32>,
+    vals: Vec<u32>,
+    values: Vec<u8>,
+}
+
+impl ClassTable {
+    /// A table from rows `(key, tentpoles)`; rows are sorted by key here.
+    pub fn from_rows(class: u8, k: u8, mut rows: Vec<(u64, Vec<(u32, u8)>)>) -> ClassTable {
+        rows.sort_unstable_by_key(|r| r.0);
+        let n: usize = rows.iter().map(|r| r.1.len()).sum();
+        let mut t = ClassTable {
+            class,
+            k,
+            keys: Vec::with_capacity(rows.len()),
+            offs: Vec::with_capacity(rows.len() + 1),
+            vals: Vec::with_capacity(n),
+            values: Vec::with_capacity(n),
+        };
+        t.offs.push(0);
+        for (key, entries) in rows {
+            t.keys.push(key);
+            for (v, x) in entries {
+                t.vals.push(v);
+                t.values.push(x);
+            }
+            t.offs.push(t.vals.len() as u32);
+        }
+        t
+    }
+
+    pub fn rows(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn entries(&self) -> usize {
+        self.vals.len()
+    }
+
+    /// Bytes held in memory.
+    pub fn bytes(&self) -> usize {
+        self.keys.len() * 8 + self.offs.len() * 4 + self.vals.len() * 5
+    }
+
+    /// The tentpoles `(valuations, values)` of the row with this key.
+    #[inline]
+    pub fn row(&self, key: u64) -> Option<(&[u32], &[u8])> {
+        let i = self.keys.binary_search(&key).ok()?;
+        let (a, b) = (self.offs[i] as usize, self.offs[i + 1] as usize);
+        Some((&self.vals[a..b], &self.values[a..b]))
+    }
+
+    /// Every row in key order (for tests and tools).
+    pub fn iter_rows(&self) -> impl Iterator<Item = (u64, &[u32], &[u8])> + '_ {
+        (0..self.keys.len()).map(move |i| {
+            let (a, b) = (self.offs[i] as usize, self.offs[i + 1] as usize);
+            (self.keys[i], &self.vals[a..b], &self.values[a..b])
+        })
+    }
+
+    /// The file name of a class and hand size.
+    pub fn file_name(class: u8, k: u8) -> String {
+        format!("{}-{}.skt", CLASS_NAMES[class as usize], k)
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(self.bytes() + 40);
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&[VERSION, self.class, self.k, 0]);
+        b.extend_from_slice(&(self.keys.len() as u64).to_le_bytes());
+        b.extend_from_slice(&(self.vals.len() as u64).to_le_bytes());
+        for k in &self.keys {
+            b.extend_from_slice(&k.to_le_bytes());
+        }
+        for o in &self.offs {
+            b.extend_from_slice(&o.to_le_bytes());
+        }
+        for v in &self.vals {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b.extend_from_slice(&self.values);
+        let h = fnv1a(&b);
+        b.extend_from_slice(&h.to_le_bytes());
+        b
+    }
+
+    pub fn from_bytes(b: &[u8]) -> Result<ClassTable, String> {
+        if b.len() < 32 || &b[..4] != MAGIC {
+            return Err("not a lookup table (bad magic)".into());
+        }
+        if b[4] != VERSION {
+            return Err(format!("unsupported lookup table version {}", b[4]));
+        }
+        let (class, k) = (b[5], b[6]);
+        if class > 2 || !(MIN_K..=MAX_K).contains(&k) {
+            return Err(format!("bad class {class} or hand size {k}"));
+        }
+        let body = b.len() - 8;
+        let stored = u64::from_le_bytes(b[body..].try_into().unwrap());
+        if fnv1a(&b[..body]) != stored {
+            return Err("checksum mismatch (truncated or damaged file)".into());
+        }
+        let rd8 = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap());
+        let (nrows, n) = (rd8(8) as usize, rd8(16) as usize);
+        let need = 24usize
+            .checked_add(nrows.checked_mul(12).ok_or("size overflow")?)
+            .and_then(|x| x.checked_add(4))
+            .and_then(|x| x.checked_add(n.checked_mul(5)?))
+            .ok_or("size overflow")?;
+        if need != body {
+            return Err(format!("size mismatch: {body} bytes, header says {need}"));
+        }
+        let mut o = 24;
+        let mut keys = Vec::with_capacity(nrows);
+        for _ in 0..nrows {
+            keys.push(rd8(o));
+            o += 8;
+        }
+        let rd4 = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        let mut offs = Vec::with_capacity(nrows + 1);
+        for _ in 0..=nrows {
+            offs.push(rd4(o));
+            o += 4;
+        }
+        let mut vals = Vec::with_capacity(n);
+        for _ in 0..n {
+            vals.push(rd4(o));
+            o += 4;
+        }
+        let values = b[o..o + n].to_vec();
+        if keys.windows(2).any(|w| w[0] >= w[1])
+            || offs[0] != 0
+            || offs.windows(2).any(|w| w[0] > w[1])
+            || offs[nrows] as usize != n
+            || keys.iter().any(|&key| key & 0xC != (class as u64) << 2)
+        {
+            return Err("inconsistent rows (unsorted keys, offsets or another class)".into());
+        }
+        Ok(ClassTable {
+            class,
+            k,
+            keys,
+            offs,
+            vals,
+            values,
+        })
+    }
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a(b: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &x in b {
+        h ^= x as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The tables of one directory: per class, tables for consecutive hand sizes from
+/// [`MIN_K`] (a gap ends the class: a size is used only with every smaller one present).
+#[derive(Debug, Default)]
+pub struct LookupTables {
+    tables: [Vec<ClassTable>; 3],
+    pub dir: PathBuf,
+}
+
+impl LookupTables {
+    /// Tables from memory (tests and the builder): each class's sizes must run from
+    /// [`MIN_K`] without gaps.
+    pub fn from_tables(tables: Vec<ClassTable>) -> Result<LookupTables, String> {
+        let mut lt = LookupTables::default();
+        let mut sorted = tables;
+        sorted.sort_by_key(|t| (t.class, t.k));
+        for t in sorted {
+            let v = &mut lt.tables[t.class as usize];
+            if t.k != MIN_K + v.len() as u8 {
+                return Err(format!(
+                    "{} tables must run from {} cards per hand without gaps (got {})",
+                    CLASS_NAMES[t.class as usize], MIN_K, t.k
+                ));
+            }
+            v.push(t);
+        }
+        Ok(lt)
+    }
+
+    /// Reads every `{class}-{k}.skt` of a directory (consecutive sizes from [`MIN_K`]).
+    pub fn read_dir(dir: &Path) -> Result<LookupTables, String> {
+        if !dir.is_dir() {
+            return Err(format!("{}: not a directory", dir.display()));
+        }
+        let mut tables = Vec::new();
+        for class in 0..3u8 {
+            for k in MIN_K..=MAX_K {
+                let p = dir.join(ClassTable::file_name(class, k));
+                if !p.exists() {
+                    break;
+                }
+                let b = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+                let t = ClassTable::from_bytes(&b).map_err(|e| format!("{}: {e}", p.display()))?;
+                if t.class != class || t.k != k {
+                    return Err(format!("{}: holds another class or size", p.display()));
+                }
+                tables.push(t);
+            }
+        }
+        let mut lt = LookupTables::from_tables(tables)?;
+        lt.dir = dir.to_path_buf();
+        Ok(lt)
+    }
+
+    /// Largest hand size with a table of this class (0: none).
+    #[inline]
+    pub fn max_k(&self, class: u8) -> u32 {
+        let n = self.tables[class as usize].len();
+        if n == 0 {
+            0
+        } else {
+            MIN_K as u32 + n as u32 - 1
+        }
+    }
+
+    #[inline]
+    pub fn table(&self, class: u8, k: u32) -> Option<&ClassTable> {
+        self.tables[class as usize].get(k.checked_sub(MIN_K as u32)? as usize)
+    }
+
+    pub fn all(&self) -> impl Iterator<Item = &ClassTable> {
+        self.tables.iter().flatten()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.all().map(|t| t.bytes()).sum()
+    }
+}
+
+/// A loaded set of tables as the solver options carry it: compared and hashed by identity.
+#[derive(Clone, Copy)]
+pub struct LookupRef(pub &'static LookupTables);
+
+impl PartialEq for LookupRef {
+    fn eq(&self, o: &LookupRef) -> bool {
+        std::ptr::eq(self.0, o.0)
+    }
+}
+impl Eq for LookupRef {}
+impl std::hash::Hash for LookupRef {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.0 as *const LookupTables as usize).hash(h)
+    }
+}
+impl fmt::Debug for LookupRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LookupRef({})", self.0.dir.display())
+    }
+}
+
+static LOADED: Mutex<Option<HashMap<PathBuf, &'static LookupTables>>> = Mutex::new(None);
+
+/// The tables of a directory, read once per process and kept for its lifetime.
+pub fn load_dir(dir: &Path) -> Result<LookupRef, String> {
+    let canon = dir
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut g = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    let map = g.get_or_insert_with(HashMap::new);
+    if let Some(t) = map.get(&canon) {
+        return Ok(LookupRef(t));
+    }
+    let t: &'static LookupTables = Box::leak(Box::new(LookupTables::read_dir(&canon)?));
+    map.insert(canon, t);
+    Ok(LookupRef(t))
+}
+
+/// Leaks tables built in memory (tests, the builder's smaller sizes) as a [`LookupRef`].
+pub fn leak(t: LookupTables) -> LookupRef {
+    LookupRef(Box::leak(Box::new(t)))
+}

@@ -1,0 +1,211 @@
+//! Measuring the endgame lookup tables against the table-free solver.
+//!
+//! * [`run`]: the benchmark's random 30-card positions ([`super::bench::positions`]) solved
+//!   and analysed with and without tables, the order alternating position by position
+//!   ([`super::bench::paired`]); per class the nodes and the time of each. Values must agree
+//!   (a mismatch is counted, never hidden).
+//! * [`check`]: random positions with few cards per hand (a random deal, declarer and game
+//!   type of the class, the skat as her discard, then uniformly random legal cards down to a
+//!   trick start with `k` cards per hand), solved with and without tables: the exactness test.
+
+use super::bench::{class_index, paired, positions, start_position, CLASSES};
+use super::layout::Layout;
+use super::lookup::{leak, ClassTable, LookupRef, LookupTables, MIN_K};
+use super::lookup_build::{candidates, class_layout, revalue, rows, Builder, RowSpec};
+use super::{Position, Solver, SolverOptions};
+use crate::deal::Deal;
+use crate::rng::Rng;
+use crate::rules::{Contract, GameType};
+
+/// One class's comparison over the benchmark positions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LookupRow {
+    pub class: &'static str,
+    pub positions: usize,
+    /// `solve` and `analyze`: nodes and microseconds without / with tables.
+    pub solve_nodes: [u64; 2],
+    pub solve_micros: [u64; 2],
+    pub analyze_nodes: [u64; 2],
+    pub analyze_micros: [u64; 2],
+    /// Positions where a value differed (must be 0).
+    pub mismatches: usize,
+}
+
+/// Compares the solver without and with `tables` on `n` benchmark positions from `seed`.
+pub fn run(n: usize, seed: u64, tables: LookupRef, tt_mb: usize) -> Vec<LookupRow> {
+    let base = SolverOptions {
+        tt_mb,
+        ..SolverOptions::default()
+    };
+    let mut solvers = [
+        Solver::new(base),
+        Solver::new(SolverOptions {
+            lookup: Some(tables),
+            ..base
+        }),
+    ];
+    let mut rows: Vec<LookupRow> = CLASSES
+        .iter()
+        .map(|&class| LookupRow {
+            class,
+            ..LookupRow::default()
+        })
+        .collect();
+    for (i, p) in positions(n, seed).iter().enumerate() {
+        let r = &mut rows[class_index(p.game_type())];
+        r.positions += 1;
+        let s = paired(&mut solvers, i, |s| s.solve(p));
+        let a = paired(&mut solvers, i, |s| s.analyze(p));
+        if s[0].value != s[1].value || a[0].0 != a[1].0 {
+            r.mismatches += 1;
+        }
+        for j in 0..2 {
+            r.solve_nodes[j] += s[j].stats.nodes;
+            r.solve_micros[j] += s[j].stats.micros;
+            r.analyze_nodes[j] += a[j].1.nodes;
+            r.analyze_micros[j] += a[j].1.micros;
+        }
+    }
+    rows
+}
+
+/// A random start-of-trick position of `class` (0 suit, 1 grand, 2 null) with `k` cards
+/// per hand.
+pub fn random_position(rng: &mut Rng, class: u8, k: u32) -> Position {
+    loop {
+        let deal = Deal::random(rng.next_u64());
+        let decl = rng.below(3) as u8;
+        let gt = match class {
+            0 => GameType::ALL[rng.below(4) as usize],
+            1 => GameType::Grand,
+            _ => GameType::Null,
+        };
+        let mut pos = start_position(&deal, decl, gt);
+        while pos.cards_per_hand() > k || !pos.trick().is_empty() {
+            let legal: Vec<_> = pos.legal_cards().iter().collect();
+            if legal.is_empty() {
+                // a null game ends at the declarer's first trick: deal again
+                break;
+            }
+            let c = legal[rng.below(legal.len() as u64) as usize];
+            pos = pos.play(c).expect("a legal card");
+        }
+        if pos.cards_per_hand() == k && pos.trick().is_empty() {
+            return pos;
+        }
+    }
+}
+
+/// Solves `count` random positions of `class`, with hand sizes cycling through
+/// `k_min..=k_max`, with and without `tables`; returns (positions, value mismatches).
+pub fn check(
+    tables: LookupRef,
+    class: u8,
+    count: usize,
+    seed: u64,
+    k_min: u32,
+    k_max: u32,
+) -> (usize, usize) {
+    let mut rng = Rng::new(seed);
+    let base = SolverOptions {
+        tt_mb: 4,
+        ..SolverOptions::default()
+    };
+    let mut plain = Solver::new(base);
+    let mut with = Solver::new(SolverOptions {
+        lookup: Some(tables),
+        ..base
+    });
+    let mut bad = 0;
+    for i in 0..count {
+        let k = k_min + (i as u32) % (k_max - k_min + 1);
+        let p = random_position(&mut rng, class, k);
+        plain.clear();
+        with.clear();
+        if plain.solve(&p).value != with.solve(&p).value {
+            bad += 1;
+        }
+    }
+    (count, bad)
+}
+
+/// The exactness test of the table builder on a sample: builds `nrows` random rows of
+/// `class` with 3 cards per hand into an in-memory table, then solves `npos` positions, each
+/// a random valuation of a random built row with a random leader seat (and trump suit), with
+/// and without the table. Returns (positions, value mismatches, rows built) and the nodes
+/// searched without and with the table.
+pub fn selfcheck(class: u8, nrows: usize, npos: usize, seed: u64) -> SelfCheck {
+    let k = MIN_K as u32;
+    let mut rng = Rng::new(seed);
+    let all = rows(class, k);
+    let mut picked: Vec<RowSpec> = (0..nrows)
+        .map(|_| all[rng.below(all.len() as u64) as usize])
+        .collect();
+    picked.sort_unstable_by_key(|r| r.key);
+    picked.dedup_by_key(|r| r.key);
+    let mut b = Builder::new(None);
+    let built = picked
+        .iter()
+        .map(|r| (r.key, b.build_row(class, r)))
+        .collect();
+    let table = LookupTables::from_tables(vec![ClassTable::from_rows(class, k as u8, built)])
+        .expect("one table of the smallest size");
+    let tables = leak(table);
+    let base = SolverOptions {
+        tt_mb: 4,
+        ..SolverOptions::default()
+    };
+    let mut plain = Solver::new(base);
+    let mut with = Solver::new(SolverOptions {
+        lookup: Some(tables),
+        ..base
+    });
+    let lay = class_layout(class);
+    let mut out = SelfCheck {
+        positions: npos,
+        rows: picked.len(),
+        ..SelfCheck::default()
+    };
+    for _ in 0..npos {
+        let r = &picked[rng.below(picked.len() as u64) as usize];
+        let all_cards = r.hands[0] | r.hands[1] | r.hands[2];
+        let sets: Vec<u32> = (0..lay.ngroups)
+            .map(|g| {
+                let c = candidates(lay, g, (all_cards & lay.group_mask[g]).count_ones());
+                c[rng.below(c.len() as u64) as usize]
+            })
+            .collect();
+        let rot = revalue(lay, &r.hands, &sets);
+        let leader = rng.below(3) as usize;
+        let gt = match class {
+            0 => GameType::ALL[rng.below(4) as usize],
+            1 => GameType::Grand,
+            _ => GameType::Null,
+        };
+        let glay = Layout::get(gt);
+        let mut hands = [crate::cards::Cards::EMPTY; 3];
+        for (j, &h) in rot.iter().enumerate() {
+            hands[(leader + j) % 3] = glay.to_external(h);
+        }
+        let decl = ((leader + r.decl as usize) % 3) as u8;
+        let p = Position::new(hands, Contract::plain(gt), decl, leader as u8, &[], 0, 0)
+            .expect("a valid position");
+        plain.clear();
+        with.clear();
+        let (a, b) = (plain.solve(&p), with.solve(&p));
+        out.mismatches += (a.value != b.value) as usize;
+        out.nodes[0] += a.stats.nodes;
+        out.nodes[1] += b.stats.nodes;
+    }
+    out
+}
+
+/// The result of [`selfcheck`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SelfCheck {
+    pub positions: usize,
+    pub mismatches: usize,
+    pub rows: usize,
+    /// Nodes searched without / with the table.
+    pub nodes: [u64; 2],
+}

@@ -1,0 +1,348 @@
+//! Building the endgame lookup tables ([`crate::solver::lookup`]).
+//!
+//! # Rows
+//!
+//! [`rows`] lists every row of a class and hand size `k` in a fixed order: the splits (cards
+//! left per group, each at most the group's width, the counts of interchangeable suits non-
+//! increasing, summing to `3k`), and for each split every assignment of its cards to the
+//! three seats (leader first) with `k` cards each and every declarer seat, kept once per
+//! canonical key. A row is given by one concrete position of it.
+//!
+//! # Tentpoles
+//!
+//! [`build_row`] enumerates the row's valuations (per group, one rank set per distinct
+//! vector of card points in power order: rank sets with equal point vectors are isomorphic
+//! and have the same value), ordered by their card points from both ends (the lowest, the
+//! highest, the second lowest, ...: extreme valuations bound the most others). A valuation
+//! whose bounds from the tentpoles found so far (and the trivial bounds 0 and the points in
+//! play) do not meet is solved exactly inside those bounds and becomes a tentpole. At the end
+//! every valuation's bounds meet: the invariant the lookup relies on. (The thesis walks hard
+//! edges to find a minimal set of sources and sinks; this greedy order keeps more tentpoles
+//! but needs no walk.)
+//!
+//! Rows are independent: a build is split into shards of consecutive rows, which run in
+//! parallel and can be resumed; [`crate::solver::lookup::ClassTable::from_rows`] joins them.
+//! The solver that builds size `k` may use the finished tables of smaller sizes.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::endgame::EgCache;
+use super::layout::Layout;
+use super::lookup::{LookupRef, MAX_K, MIN_K};
+use super::search::key::canonical_key;
+use super::search::Searcher;
+use super::tt::Tt;
+use super::SolverOptions;
+use crate::rules::GameType;
+
+/// The layout of a table class (suit games share one: their internal layouts are
+/// isomorphic).
+pub fn class_layout(class: u8) -> &'static Layout {
+    Layout::get(match class {
+        0 => GameType::Clubs,
+        1 => GameType::Grand,
+        _ => GameType::Null,
+    })
+}
+
+/// One row: its canonical key and a concrete position of it (hands rotated so that the
+/// leader, seat 0, comes first; the declarer's seat relative to the leader).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowSpec {
+    pub key: u64,
+    pub hands: [u32; 3],
+    pub decl: u8,
+}
+
+/// Groups whose suits are interchangeable (sorted in canonical keys): the plain suits.
+fn interchangeable(lay: &Layout) -> usize {
+    if lay.game_type.is_null() {
+        lay.ngroups
+    } else {
+        lay.trump_group.min(lay.ngroups)
+    }
+}
+
+/// The splits of `3k` cards over the groups (interchangeable groups non-increasing).
+fn splits(lay: &Layout, k: u32) -> Vec<Vec<u32>> {
+    fn rec(lay: &Layout, g: usize, left: u32, cur: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        if g == lay.ngroups {
+            if left == 0 {
+                out.push(cur.clone());
+            }
+            return;
+        }
+        let mut top = (lay.group_width[g] as u32).min(left);
+        if g > 0 && g < interchangeable(lay) {
+            top = top.min(cur[g - 1]);
+        }
+        for n in 0..=top {
+            cur.push(n);
+            rec(lay, g + 1, left - n, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    rec(lay, 0, 3 * k, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The top `n` cards of group `g`.
+fn top_cards(lay: &Layout, g: usize, n: u32) -> u32 {
+    let mut m = lay.group_mask[g];
+    while m.count_ones() > n {
+        m &= m - 1;
+    }
+    m
+}
+
+/// A built row: its key and its tentpoles (valuation, exact marginal value).
+pub type BuiltRow = (u64, Vec<(u32, u8)>);
+
+/// Row lists already enumerated, by (class, hand size).
+type RowCache = Mutex<Vec<((u8, u32), Arc<Vec<RowSpec>>)>>;
+
+/// Every row of a class and hand size, in the fixed order described above (enumerated once
+/// per process).
+pub fn rows(class: u8, k: u32) -> Arc<Vec<RowSpec>> {
+    static CACHE: OnceLock<RowCache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    if let Some((_, r)) = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(ck, _)| *ck == (class, k))
+    {
+        return r.clone();
+    }
+    let r = Arc::new(enumerate_rows(class, k));
+    let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
+    c.push(((class, k), r.clone()));
+    r
+}
+
+fn enumerate_rows(class: u8, k: u32) -> Vec<RowSpec> {
+    assert!((MIN_K as u32..=MAX_K as u32).contains(&k) && class < 3);
+    let lay = class_layout(class);
+    let mut out = Vec::new();
+    for split in splits(lay, k) {
+        let mut cards: Vec<u32> = Vec::new();
+        for (g, &n) in split.iter().enumerate() {
+            let m = top_cards(lay, g, n);
+            cards.extend((0..32).filter(|b| m >> b & 1 == 1));
+        }
+        let mut seen = HashSet::new();
+        let mut hands = [0u32; 3];
+        let mut counts = [0u32; 3];
+        assign(&cards, 0, k, &mut hands, &mut counts, &mut |h| {
+            for d in 0..3u8 {
+                let (key, _) = canonical_key(lay, *h, d as u64 | (class as u64) << 2);
+                if seen.insert(key.a) {
+                    out.push(RowSpec {
+                        key: key.a,
+                        hands: *h,
+                        decl: d,
+                    });
+                }
+            }
+        });
+    }
+    out
+}
+
+/// Every assignment of `cards[i..]` to the three seats, `k` cards each.
+fn assign(
+    cards: &[u32],
+    i: usize,
+    k: u32,
+    hands: &mut [u32; 3],
+    counts: &mut [u32; 3],
+    f: &mut impl FnMut(&[u32; 3]),
+) {
+    if i == cards.len() {
+        f(hands);
+        return;
+    }
+    for s in 0..3 {
+        if counts[s] < k {
+            counts[s] += 1;
+            hands[s] |= 1 << cards[i];
+            assign(cards, i + 1, k, hands, counts, f);
+            hands[s] &= !(1 << cards[i]);
+            counts[s] -= 1;
+        }
+    }
+}
+
+/// Per group and card count, one rank set (a mask of the group's cards) per distinct
+/// vector of card points in power order (null: the top cards only: no points).
+pub(crate) fn candidates(lay: &Layout, g: usize, n: u32) -> Vec<u32> {
+    if lay.game_type.is_null() {
+        return vec![top_cards(lay, g, n)];
+    }
+    let m = lay.group_mask[g];
+    let base = lay.group_base[g] as u32;
+    let w = lay.group_width[g] as u32;
+    let mut seen: Vec<Vec<u8>> = Vec::new();
+    let mut out = Vec::new();
+    for sub in 0u32..1 << w {
+        if sub.count_ones() != n {
+            continue;
+        }
+        let mask = sub << base & m;
+        let sig: Vec<u8> = (0..32)
+            .rev()
+            .filter(|b| mask >> b & 1 == 1)
+            .map(|b| lay.points[b as usize])
+            .collect();
+        if !seen.contains(&sig) {
+            seen.push(sig);
+            out.push(mask);
+        }
+    }
+    out
+}
+
+/// The row's position with the remaining cards of each group moved to other ranks:
+/// `sets[g]` (as many cards as the row has in the group) take the owners of the row's
+/// cards in power order.
+pub(crate) fn revalue(lay: &Layout, hands: &[u32; 3], sets: &[u32]) -> [u32; 3] {
+    let mut out = [0u32; 3];
+    for (g, &set) in sets.iter().enumerate().take(lay.ngroups) {
+        let m = lay.group_mask[g];
+        let mut src = (hands[0] | hands[1] | hands[2]) & m;
+        let mut dst = set;
+        while src != 0 {
+            let s = 31 - src.leading_zeros();
+            let d = 31 - dst.leading_zeros();
+            let owner = (0..3).find(|&p| hands[p] >> s & 1 == 1).unwrap_or(0);
+            out[owner] |= 1 << d;
+            src &= !(1 << s);
+            dst &= !(1 << d);
+        }
+    }
+    out
+}
+
+/// Work counters of a build.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BuildStats {
+    pub rows: u64,
+    pub valuations: u64,
+    pub tentpoles: u64,
+    pub nodes: u64,
+}
+
+/// A builder: the solver state reused from row to row.
+pub struct Builder {
+    opt: SolverOptions,
+    tt: Tt,
+    eg: EgCache,
+    pub stats: BuildStats,
+}
+
+impl Builder {
+    /// A builder whose searches may read `smaller` (the finished tables of smaller sizes).
+    pub fn new(smaller: Option<LookupRef>) -> Builder {
+        Builder {
+            opt: SolverOptions {
+                lookup: smaller,
+                ..SolverOptions::default()
+            },
+            tt: Tt::with_bytes(16 << 20),
+            eg: EgCache::tiny(),
+            stats: BuildStats::default(),
+        }
+    }
+
+    /// The tentpoles of one row (see the module documentation).
+    pub fn build_row(&mut self, class: u8, row: &RowSpec) -> Vec<(u32, u8)> {
+        let lay = class_layout(class);
+        let all = row.hands[0] | row.hands[1] | row.hands[2];
+        let per_group: Vec<Vec<u32>> = (0..lay.ngroups)
+            .map(|g| candidates(lay, g, (all & lay.group_mask[g]).count_ones()))
+            .collect();
+        // every combination of the groups' rank sets
+        let mut vals: Vec<(i32, u32, [u32; 3])> = Vec::new();
+        let mut idx = vec![0usize; lay.ngroups];
+        let tag = row.decl as u64 | (class as u64) << 2;
+        loop {
+            let sets: Vec<u32> = (0..lay.ngroups).map(|g| per_group[g][idx[g]]).collect();
+            let h = revalue(lay, &row.hands, &sets);
+            let (key, _) = canonical_key(lay, h, tag);
+            assert_eq!(key.a, row.key, "revalued position left its row");
+            vals.push((lay.points_of(h[0] | h[1] | h[2]), key.val, h));
+            let mut g = 0;
+            while g < lay.ngroups {
+                idx[g] += 1;
+                if idx[g] < per_group[g].len() {
+                    break;
+                }
+                idx[g] = 0;
+                g += 1;
+            }
+            if g == lay.ngroups {
+                break;
+            }
+        }
+        vals.sort_unstable_by_key(|v| (v.0, v.1));
+        vals.dedup_by_key(|v| v.1);
+        // both ends first
+        let n = vals.len();
+        let order = (0..n).map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 });
+        let run = Searcher::trump_run(lay, &row.hands, row.decl as usize);
+        let mut poles: Vec<(u32, u8)> = Vec::new();
+        self.stats.rows += 1;
+        self.stats.valuations += n as u64;
+        for i in order {
+            let (_, val, h) = vals[i];
+            let mut s = Searcher::new(
+                lay,
+                &self.opt,
+                &mut self.tt,
+                &mut self.eg,
+                h,
+                &[],
+                0,
+                row.decl as usize,
+                None,
+            );
+            let (mut lo, mut hi) = s.trivial_bounds();
+            for &(x, v) in &poles {
+                let (dlo, dhi) = Searcher::dist(lay, val, x, run);
+                lo = lo.max(v as i32 + dlo);
+                hi = hi.min(v as i32 + dhi);
+                if lo >= hi {
+                    break;
+                }
+            }
+            if lo >= hi {
+                continue;
+            }
+            let (v, _) = s.mtdf_in(lo, hi, (lo + hi) / 2);
+            self.stats.nodes += s.nodes;
+            poles.push((val, v as u8));
+        }
+        self.stats.tentpoles += poles.len() as u64;
+        poles
+    }
+}
+
+/// Builds rows `start..end` of a class and size: `(key, tentpoles)` per row.
+pub fn build_range(
+    class: u8,
+    k: u32,
+    start: usize,
+    end: usize,
+    smaller: Option<LookupRef>,
+) -> (Vec<BuiltRow>, BuildStats) {
+    let all = rows(class, k);
+    let end = end.min(all.len());
+    let mut b = Builder::new(smaller);
+    let out = all[start.min(end)..end]
+        .iter()
+        .map(|r| (r.key, b.build_row(class, r)))
+        .collect();
+    (out, b.stats)
+}

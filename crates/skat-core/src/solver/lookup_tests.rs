@@ -1,0 +1,185 @@
+//! Tests of the endgame lookup tables: the file format, the row enumeration, the tentpole
+//! invariant against an independent plain search, and that the search really reads them.
+
+use super::endgame::EgCache;
+use super::layout::Layout;
+use super::lookup::{leak, ClassTable, LookupTables, MIN_K};
+use super::lookup_bench::{random_position, selfcheck};
+use super::lookup_build::{candidates, class_layout, revalue, rows, Builder};
+use super::search::key::canonical_key;
+use super::search::Searcher;
+use super::tt::Tt;
+use super::{Solver, SolverOptions};
+use crate::rng::Rng;
+use std::collections::HashSet;
+
+fn small_table(class: u8, n: usize, seed: u64) -> ClassTable {
+    let all = rows(class, 3);
+    let mut rng = Rng::new(seed);
+    let mut b = Builder::new(None);
+    let built = (0..n)
+        .map(|_| {
+            let r = all[rng.below(all.len() as u64) as usize];
+            (r.key, b.build_row(class, &r))
+        })
+        .collect::<Vec<_>>();
+    let mut seen = HashSet::new();
+    let built = built.into_iter().filter(|r| seen.insert(r.0)).collect();
+    ClassTable::from_rows(class, 3, built)
+}
+
+#[test]
+fn file_round_trip_and_damage() {
+    let t = small_table(1, 20, 1);
+    let b = t.to_bytes();
+    assert_eq!(ClassTable::from_bytes(&b).unwrap(), t);
+    let mut bad = b.clone();
+    bad[40] ^= 1;
+    assert!(ClassTable::from_bytes(&bad)
+        .unwrap_err()
+        .contains("checksum"));
+    assert!(ClassTable::from_bytes(&b[..b.len() - 3]).is_err());
+    assert!(ClassTable::from_bytes(b"SKLX").is_err());
+    // a table of another class under this class's name is refused by its keys
+    let mut other = b.clone();
+    other[5] = 0;
+    let n = other.len() - 8;
+    let h = super::lookup::fnv1a(&other[..n]);
+    other[n..].copy_from_slice(&h.to_le_bytes());
+    assert!(ClassTable::from_bytes(&other).is_err());
+}
+
+#[test]
+fn tables_must_start_at_the_smallest_size() {
+    let t = small_table(2, 5, 2);
+    let mut four = t.clone();
+    four.k = 4;
+    assert!(LookupTables::from_tables(vec![four.clone()]).is_err());
+    assert!(LookupTables::from_tables(vec![t, four]).is_ok());
+}
+
+#[test]
+fn rows_are_canonical_unique_and_cover_random_positions() {
+    for class in 0..3u8 {
+        let all = rows(class, MIN_K as u32);
+        let lay = class_layout(class);
+        let mut keys = HashSet::new();
+        for r in all.iter() {
+            assert!(keys.insert(r.key), "row listed twice");
+            let (k, _) = canonical_key(lay, r.hands, r.decl as u64 | (class as u64) << 2);
+            assert_eq!(k.a, r.key);
+            for h in r.hands {
+                assert_eq!(h.count_ones(), MIN_K as u32);
+            }
+        }
+        let mut rng = Rng::new(3);
+        for _ in 0..300 {
+            let p = random_position(&mut rng, class, MIN_K as u32);
+            let glay = Layout::get(p.game_type());
+            let l = p.leader() as usize;
+            let h = p.hands();
+            let rot = [0, 1, 2].map(|j| glay.to_internal(h[(l + j) % 3]));
+            let drel = (p.declarer() as usize + 3 - l) % 3;
+            let (k, _) = canonical_key(glay, rot, drel as u64 | (class as u64) << 2);
+            assert!(keys.contains(&k.a), "a random position's row is missing");
+        }
+    }
+}
+
+/// Every valuation of sampled rows: the tentpoles' bounds meet, at the value an independent
+/// plain alpha-beta search (no table, no canonical keys, no bounds) finds.
+#[test]
+fn tentpoles_give_every_valuation_exactly() {
+    let plain = SolverOptions::plain();
+    let mut tt = Tt::tiny();
+    let mut eg = EgCache::tiny();
+    for class in 0..3u8 {
+        let lay = class_layout(class);
+        let all = rows(class, 3);
+        let mut rng = Rng::new(10 + class as u64);
+        let mut b = Builder::new(None);
+        for _ in 0..6 {
+            let r = all[rng.below(all.len() as u64) as usize];
+            let poles = b.build_row(class, &r);
+            let cards = r.hands[0] | r.hands[1] | r.hands[2];
+            let per: Vec<Vec<u32>> = (0..lay.ngroups)
+                .map(|g| candidates(lay, g, (cards & lay.group_mask[g]).count_ones()))
+                .collect();
+            let run = Searcher::trump_run(lay, &r.hands, r.decl as usize);
+            // a random sample of the row's valuations (all of them for small rows)
+            for _ in 0..60 {
+                let sets: Vec<u32> = per
+                    .iter()
+                    .map(|c| c[rng.below(c.len() as u64) as usize])
+                    .collect();
+                let h = revalue(lay, &r.hands, &sets);
+                let (key, _) = canonical_key(lay, h, r.decl as u64 | (class as u64) << 2);
+                let mut s = Searcher::new(
+                    lay,
+                    &plain,
+                    &mut tt,
+                    &mut eg,
+                    h,
+                    &[],
+                    0,
+                    r.decl as usize,
+                    None,
+                );
+                let (mut lo, mut hi) = s.trivial_bounds();
+                let (v, _) = s.mtdf(lo);
+                for &(x, pv) in &poles {
+                    let (dlo, dhi) = Searcher::dist(lay, key.val, x, run);
+                    lo = lo.max(pv as i32 + dlo);
+                    hi = hi.min(pv as i32 + dhi);
+                }
+                assert_eq!((lo, hi), (v, v), "class {class} row {:x}", r.key);
+            }
+        }
+    }
+}
+
+/// The search reads the tables: a table with one value changed changes a solved value
+/// (so the exactness checks can fail), and the built table changes none.
+#[test]
+fn the_search_uses_the_tables() {
+    let c = selfcheck(1, 40, 400, 7);
+    assert_eq!(c.mismatches, 0);
+    assert!(c.nodes[1] * 3 < c.nodes[0], "{:?}", c.nodes);
+    let t = small_table(1, 1, 4);
+    let (key, vals, values) = t
+        .iter_rows()
+        .next()
+        .map(|(k, v, x)| (k, v.to_vec(), x.to_vec()))
+        .unwrap();
+    let mut wrong: Vec<(u32, u8)> = vals.iter().copied().zip(values.iter().copied()).collect();
+    // every tentpole raised by 7 points: consistent bounds, wrong values
+    for e in wrong.iter_mut() {
+        e.1 += 7;
+    }
+    let damaged = leak(
+        LookupTables::from_tables(vec![ClassTable::from_rows(1, 3, vec![(key, wrong)])]).unwrap(),
+    );
+    let row = rows(1, 3).iter().find(|r| r.key == key).copied().unwrap();
+    let lay = class_layout(1);
+    let glay = Layout::get(crate::rules::GameType::Grand);
+    let hands = row.hands.map(|h| glay.to_external(h));
+    let p = super::Position::new(
+        hands,
+        crate::rules::Contract::plain(crate::rules::GameType::Grand),
+        row.decl,
+        0,
+        &[],
+        0,
+        0,
+    )
+    .unwrap();
+    let _ = lay;
+    let exact = Solver::new(SolverOptions::default()).solve(&p).value;
+    let with = Solver::new(SolverOptions {
+        lookup: Some(damaged),
+        ..SolverOptions::default()
+    })
+    .solve(&p)
+    .value;
+    assert_ne!(exact, with);
+}

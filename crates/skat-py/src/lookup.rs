@@ -1,0 +1,207 @@
+//! Bindings of the endgame lookup tables (`skat_core::solver::lookup*`): building shards,
+//! joining them, reading a directory's summary, the benchmark and the exactness check. The
+//! Python side (`skat.tables`) schedules shards, keeps the progress bar and the files.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use skat_core::solver::lookup::{self, ClassTable, LookupRef, CLASS_NAMES, MAX_K, MIN_K};
+use skat_core::solver::{lookup_bench, lookup_build};
+
+use crate::error::TablesError;
+
+fn class_index(cls: &str) -> PyResult<u8> {
+    CLASS_NAMES
+        .iter()
+        .position(|&c| c == cls)
+        .map(|i| i as u8)
+        .ok_or_else(|| {
+            TablesError::new_err(format!(
+                "unknown table class {cls:?}; classes: {}",
+                CLASS_NAMES.join(", ")
+            ))
+        })
+}
+
+fn check_k(k: u32) -> PyResult<()> {
+    if (MIN_K as u32..=MAX_K as u32).contains(&k) {
+        Ok(())
+    } else {
+        Err(TablesError::new_err(format!(
+            "cards per hand must be {MIN_K}..{MAX_K}, got {k}"
+        )))
+    }
+}
+
+/// The tables of a directory (read once per process).
+pub fn load(dir: &str) -> PyResult<LookupRef> {
+    lookup::load_dir(std::path::Path::new(dir)).map_err(TablesError::new_err)
+}
+
+/// Number of rows of a class (`"suit"`, `"grand"`, `"null"`) with `k` cards per hand.
+#[pyfunction]
+pub fn lookup_row_count(py: Python<'_>, cls: &str, k: u32) -> PyResult<usize> {
+    let c = class_index(cls)?;
+    check_k(k)?;
+    Ok(py.allow_threads(|| lookup_build::rows(c, k).len()))
+}
+
+/// Builds rows `start..end` of a class and size; returns the shard (a partial table file's
+/// bytes) and the work counters. `smaller`: a directory with the finished smaller tables.
+#[pyfunction]
+#[pyo3(signature = (cls, k, start, end, smaller=None))]
+pub fn lookup_build_range<'py>(
+    py: Python<'py>,
+    cls: &str,
+    k: u32,
+    start: usize,
+    end: usize,
+    smaller: Option<String>,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
+    let c = class_index(cls)?;
+    check_k(k)?;
+    let small = smaller.map(|d| load(&d)).transpose()?;
+    let (bytes, st) = py.allow_threads(|| {
+        let (rows, st) = lookup_build::build_range(c, k, start, end, small);
+        (ClassTable::from_rows(c, k as u8, rows).to_bytes(), st)
+    });
+    let d = PyDict::new(py);
+    d.set_item("rows", st.rows)?;
+    d.set_item("valuations", st.valuations)?;
+    d.set_item("tentpoles", st.tentpoles)?;
+    d.set_item("nodes", st.nodes)?;
+    Ok((PyBytes::new(py, &bytes), d))
+}
+
+fn read_table(path: &str) -> PyResult<ClassTable> {
+    let b = std::fs::read(path).map_err(|e| TablesError::new_err(format!("{path}: {e}")))?;
+    ClassTable::from_bytes(&b).map_err(|e| TablesError::new_err(format!("{path}: {e}")))
+}
+
+/// Joins shard files of one class and size into the table file `out`; returns its row and
+/// entry counts.
+#[pyfunction]
+pub fn lookup_merge(py: Python<'_>, parts: Vec<String>, out: String) -> PyResult<(usize, usize)> {
+    py.allow_threads(|| {
+        let mut rows = Vec::new();
+        let mut ck: Option<(u8, u8)> = None;
+        for p in &parts {
+            let t = read_table(p)?;
+            if *ck.get_or_insert((t.class, t.k)) != (t.class, t.k) {
+                return Err(TablesError::new_err(format!("{p}: another class or size")));
+            }
+            rows.extend(t.iter_rows().map(|(k, v, x)| {
+                (
+                    k,
+                    v.iter().copied().zip(x.iter().copied()).collect::<Vec<_>>(),
+                )
+            }));
+        }
+        let (c, k) = ck.ok_or_else(|| TablesError::new_err("no parts to merge"))?;
+        let before = rows.len();
+        rows.sort_unstable_by_key(|r| r.0);
+        rows.dedup_by_key(|r| r.0);
+        if rows.len() != before {
+            return Err(TablesError::new_err("parts overlap (a row built twice)"));
+        }
+        let t = ClassTable::from_rows(c, k, rows);
+        std::fs::write(&out, t.to_bytes())
+            .map_err(|e| TablesError::new_err(format!("{out}: {e}")))?;
+        Ok((t.rows(), t.entries()))
+    })
+}
+
+/// One dict per table of a directory: class, cards per hand, rows, entries (tentpoles),
+/// bytes in memory, and whether the table has every row of its class and size.
+#[pyfunction]
+pub fn lookup_info<'py>(py: Python<'py>, dir: String) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let t =
+        lookup::LookupTables::read_dir(std::path::Path::new(&dir)).map_err(TablesError::new_err)?;
+    let mut out = Vec::new();
+    for ct in t.all() {
+        let d = PyDict::new(py);
+        let expected = py.allow_threads(|| lookup_build::rows(ct.class, ct.k as u32).len());
+        d.set_item("class", CLASS_NAMES[ct.class as usize])?;
+        d.set_item("cards", ct.k)?;
+        d.set_item("rows", ct.rows())?;
+        d.set_item("entries", ct.entries())?;
+        d.set_item("memory_bytes", ct.bytes())?;
+        d.set_item("complete", ct.rows() == expected)?;
+        out.push(d);
+    }
+    Ok(out)
+}
+
+/// The solver without and with the tables of `tables` on the benchmark's random 30-card
+/// positions: one dict per class (see `skat bench solver --tables`).
+#[pyfunction]
+#[pyo3(signature = (positions, seed, tables, tt_mb=32))]
+pub fn lookup_benchmark<'py>(
+    py: Python<'py>,
+    positions: usize,
+    seed: u64,
+    tables: String,
+    tt_mb: usize,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let t = load(&tables)?;
+    let rows = py.allow_threads(|| lookup_bench::run(positions, seed, t, tt_mb));
+    let mut out = Vec::new();
+    for r in rows {
+        let d = PyDict::new(py);
+        d.set_item("class", r.class)?;
+        d.set_item("positions", r.positions)?;
+        d.set_item("solve_nodes", r.solve_nodes.to_vec())?;
+        d.set_item("solve_micros", r.solve_micros.to_vec())?;
+        d.set_item("analyze_nodes", r.analyze_nodes.to_vec())?;
+        d.set_item("analyze_micros", r.analyze_micros.to_vec())?;
+        d.set_item("mismatches", r.mismatches)?;
+        out.push(d);
+    }
+    Ok(out)
+}
+
+/// Solves `count` random positions of `class` with `k_min..=k_max` cards per hand with and
+/// without the tables; returns (positions, value mismatches).
+#[pyfunction]
+pub fn lookup_check(
+    py: Python<'_>,
+    tables: String,
+    cls: &str,
+    count: usize,
+    seed: u64,
+    k_min: u32,
+    k_max: u32,
+) -> PyResult<(usize, usize)> {
+    let c = class_index(cls)?;
+    if !(1..=10).contains(&k_min) || k_min > k_max || k_max > 10 {
+        return Err(TablesError::new_err(format!(
+            "cards per hand must satisfy 1 <= k_min <= k_max <= 10, got {k_min}..{k_max}"
+        )));
+    }
+    let t = load(&tables)?;
+    Ok(py.allow_threads(|| lookup_bench::check(t, c, count, seed, k_min, k_max)))
+}
+
+/// The builder's exactness test on a sample (3 cards per hand): builds `rows` random rows of
+/// `class`, then solves `positions` random valuations of them (random leader seat and trump
+/// suit) with and without the table; returns a dict: positions, mismatches, rows, and the
+/// nodes searched without and with the table.
+#[pyfunction]
+pub fn lookup_selfcheck<'py>(
+    py: Python<'py>,
+    cls: &str,
+    rows: usize,
+    positions: usize,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let c = class_index(cls)?;
+    if rows == 0 {
+        return Err(TablesError::new_err("rows must be at least 1"));
+    }
+    let r = py.allow_threads(|| lookup_bench::selfcheck(c, rows, positions, seed));
+    let d = PyDict::new(py);
+    d.set_item("positions", r.positions)?;
+    d.set_item("mismatches", r.mismatches)?;
+    d.set_item("rows", r.rows)?;
+    d.set_item("nodes", r.nodes.to_vec())?;
+    Ok(d)
+}

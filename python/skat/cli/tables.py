@@ -1,0 +1,159 @@
+"""``skat tables build`` and ``skat tables info``: the solver's endgame lookup tables.
+
+The building code is :mod:`skat.tables`; this module checks the options, shows the progress
+and prints the summaries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from rich.console import Console
+from rich.table import Table
+
+from skat import defaults
+from skat.cli import checks
+from skat.display import progress_bar, save_json
+
+BUILD_HELP = f"""\
+Build the endgame lookup tables (solver thesis ch. 8): the exact value of every
+start-of-trick position with 3..K cards per hand, per game class, as a few exact
+"tentpole" valuations per canonical state. One file per class and size in DIR.
+
+Resumable: finished tables are kept and finished shards of an interrupted table are kept
+under DIR/parts. Runs on every local core (--workers) or on Ray (--ray). Point a player at
+the directory with tables=DIR, the solver bench with --tables DIR, or everything with
+${defaults.TABLES_ENV}=DIR. Sizes: suit-3 and grand-3 take minutes; null up to 4 seconds.
+"""
+
+
+def _classes(text: str) -> list[str]:
+    from skat.tables import CLASSES
+
+    out = [c.strip() for c in text.split(",") if c.strip()]
+    bad = [c for c in out if c not in CLASSES]
+    if bad or not out:
+        raise argparse.ArgumentTypeError(f"expected classes from suit, grand, null; got {text!r}")
+    return out
+
+
+def cmd_tables_build(args: argparse.Namespace, console: Console) -> int:
+    from skat.tables import build
+
+    with progress_bar(console) as bar:
+        tasks: dict[str, object] = {}
+
+        def progress(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(f"{label} rows", total=total)
+            bar.update(tasks[label], completed=done)  # type: ignore[arg-type]
+
+        built = build(
+            args.out,
+            args.cards,
+            args.classes,
+            workers=args.workers,
+            ray=args.ray,
+            shard_rows=args.shard_rows,
+            progress=progress,
+        )
+    if not built:
+        console.print(f"{args.out}: every table was already there")
+    t = Table(title=f"{args.out}: tables built now")
+    for col in ("table", "rows", "tentpoles", "per row", "seconds"):
+        t.add_column(col, justify="right")
+    for b in built:
+        t.add_row(
+            f"{b['class']}-{b['cards']}",
+            f"{b['rows']:,}",
+            f"{b['tentpoles']:,}",
+            f"{b['tentpoles'] / max(1, b['rows']):.1f}",
+            f"{b['seconds']:.0f}",
+        )
+    if built:
+        console.print(t)
+    save_json(args.json, {"out": args.out, "cards": args.cards, "built": built})
+    return 0
+
+
+def cmd_tables_info(args: argparse.Namespace, console: Console) -> int:
+    from skat.tables import info
+
+    rows = info(args.dir)
+    t = Table(title=f"{args.dir}: endgame lookup tables")
+    for col in ("table", "rows", "tentpoles", "memory MB", "disk MB", "complete"):
+        t.add_column(col, justify="right")
+    for r in rows:
+        t.add_row(
+            f"{r['class']}-{r['cards']}",
+            f"{r['rows']:,}",
+            f"{r['entries']:,}",
+            f"{r['memory_bytes'] / 2**20:.1f}",
+            f"{r['disk_bytes'] / 2**20:.1f}",
+            "yes" if r["complete"] else "NO",
+        )
+    if rows:
+        console.print(t)
+    else:
+        console.print(f"{args.dir}: no tables")
+    save_json(args.json, {"dir": args.dir, "tables": rows})
+    return 0
+
+
+def _existing_dir(text: str) -> str:
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"expected a tables directory, no {text!r}")
+    return text
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds ``tables`` with ``build`` and ``info``."""
+    from skat.tables import MAX_CARDS, MIN_CARDS
+
+    t = sub.add_parser(
+        "tables",
+        help="build or inspect the solver's endgame lookup tables",
+        description="Endgame lookup tables: 'skat tables build' makes them,"
+        " 'skat tables info DIR' summarises a directory.",
+    )
+    kinds = t.add_subparsers(dest="what", metavar="KIND", required=True)
+    b = kinds.add_parser(
+        "build",
+        help="build the tables for 3..K cards per hand (resumable, parallel)",
+        description=BUILD_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    b.add_argument(
+        "--cards",
+        type=checks.integer(MIN_CARDS, MAX_CARDS),
+        required=True,
+        help=f"largest cards per hand to tabulate, {MIN_CARDS}..{MAX_CARDS}",
+    )
+    b.add_argument(
+        "--out", metavar="DIR", type=checks.out_dir, required=True, help="the tables directory"
+    )
+    b.add_argument(
+        "--classes",
+        type=_classes,
+        default=["suit", "grand", "null"],
+        help="game classes, comma-separated (default: suit,grand,null)",
+    )
+    b.add_argument(
+        "--shard-rows",
+        type=checks.integer(1, checks.COUNT_MAX),
+        default=defaults.TABLES_SHARD_ROWS,
+        help=f"rows per shard (default: {defaults.TABLES_SHARD_ROWS})",
+    )
+    b.add_argument("--json", metavar="FILE", type=checks.out_file, help="write a summary")
+    checks.add_parallel_options(b)
+    b.set_defaults(func=cmd_tables_build)
+    i = kinds.add_parser(
+        "info",
+        help="summarise a tables directory",
+        description="Rows, tentpoles, memory and disk size of each table of DIR, and whether"
+        " it holds every row of its class and size.",
+    )
+    i.add_argument("dir", metavar="DIR", type=_existing_dir, help="the tables directory")
+    i.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the summary")
+    i.set_defaults(func=cmd_tables_info)

@@ -1,0 +1,181 @@
+"""Endgame lookup tables: building them, reading a directory's summary, the default directory.
+
+The tables (thesis ch. 8) hold the exact value of every start-of-trick position with few cards
+per hand, one file per game class and hand size (``suit-3.skt``, ``grand-3.skt``, ``null-4.skt``,
+...; the format and the invariant are documented in the core's ``solver::lookup``). The solver,
+every PIMC-based player (``tables=DIR``) and ``skat bench solver --tables DIR`` read a directory
+of them; without tables everything works as before, only with more search. A directory is used
+class by class for consecutive sizes from 3 cards per hand (a missing size ends the class).
+
+:func:`build` splits each table into shards of :data:`skat.defaults.TABLES_SHARD_ROWS` rows, runs
+them on every local core (or Ray) and keeps finished shards under ``DIR/parts``, so an
+interrupted build resumes where it stopped; sizes are built in increasing order and each uses
+the smaller finished tables. A finished table is written under a temporary name and renamed,
+so a directory never holds a half-written table.
+
+>>> import tempfile
+>>> d = tempfile.mkdtemp()
+>>> summary = build(d, cards=3, classes=("null",), workers=1)
+>>> [(t["class"], t["cards"], t["rows"], t["complete"]) for t in info(d)]
+[('null', 3, 58680, True)]
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from skat import defaults
+from skat._core import (
+    TablesError,
+    lookup_build_range,
+    lookup_info,
+    lookup_merge,
+    lookup_row_count,
+)
+from skat.parallel import run_tasks
+
+__all__ = ["CLASSES", "MAX_CARDS", "MIN_CARDS", "TablesError", "build", "default_dir", "info"]
+
+CLASSES = ("suit", "grand", "null")
+MIN_CARDS = 3
+"""Smallest tabulated hand size (two-card trick starts are solved directly)."""
+MAX_CARDS = 6
+"""Largest hand size a table file can hold."""
+
+
+def default_dir() -> str | None:
+    """The directory named by ``$SKAT_TABLES`` (:data:`skat.defaults.TABLES_ENV`), or None."""
+    return os.environ.get(defaults.TABLES_ENV) or None
+
+
+def resolve(path: str | None) -> str | None:
+    """The tables directory to use: ``path``, else :func:`default_dir`; checked to exist.
+
+    >>> resolve(None) is None or isinstance(resolve(None), str)
+    True
+    """
+    chosen = path if path else default_dir()
+    if chosen is None:
+        return None
+    if not os.path.isdir(chosen):
+        where = "" if path else f" (from ${defaults.TABLES_ENV})"
+        raise TablesError(f"tables directory {chosen!r}{where} does not exist")
+    return chosen
+
+
+def _file(out: str, cls: str, k: int) -> str:
+    return os.path.join(out, f"{cls}-{k}.skt")
+
+
+def _build_shard(task: tuple[str, int, int, int, str | None]) -> tuple[bytes, dict[str, int]]:
+    cls, k, start, end, smaller = task
+    data, stats = lookup_build_range(cls, k, start, end, smaller)
+    return data, dict(stats)
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def build(
+    out: str,
+    cards: int,
+    classes: Sequence[str] = CLASSES,
+    *,
+    workers: int | None = None,
+    ray: str | None = None,
+    shard_rows: int = defaults.TABLES_SHARD_ROWS,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Builds the tables of ``classes`` for 3..``cards`` cards per hand into ``out``.
+
+    Finished tables are kept (resumable); ``progress(label, rows_done, rows_total)`` is called
+    as shards finish. Returns one summary per table built now: class, cards, rows, tentpoles,
+    valuations, nodes, seconds.
+    """
+    if not MIN_CARDS <= cards <= MAX_CARDS:
+        raise TablesError(f"cards per hand must be {MIN_CARDS}..{MAX_CARDS}, got {cards}")
+    bad = [c for c in classes if c not in CLASSES]
+    if bad or not classes:
+        raise TablesError(
+            f"unknown table class {bad[0] if bad else ''!r}; classes: suit, grand, null"
+        )
+    if shard_rows < 1:
+        raise TablesError(f"shard rows must be at least 1, got {shard_rows}")
+    os.makedirs(out, exist_ok=True)
+    done: list[dict[str, Any]] = []
+    for k in range(MIN_CARDS, cards + 1):
+        for cls in classes:
+            final = _file(out, cls, k)
+            if os.path.exists(final):
+                continue
+            done.append(_build_table(out, cls, k, workers, ray, shard_rows, progress))
+    return done
+
+
+def _build_table(
+    out: str,
+    cls: str,
+    k: int,
+    workers: int | None,
+    ray: str | None,
+    shard_rows: int,
+    progress: Callable[[str, int, int], None] | None,
+) -> dict[str, Any]:
+    start = time.time()
+    label = f"{cls}-{k}"
+    n = lookup_row_count(cls, k)
+    parts_dir = os.path.join(out, "parts", label)
+    os.makedirs(parts_dir, exist_ok=True)
+    smaller = out if k > MIN_CARDS and os.path.exists(_file(out, cls, MIN_CARDS)) else None
+    bounds = [(s, min(n, s + shard_rows)) for s in range(0, n, shard_rows)]
+    paths = [os.path.join(parts_dir, f"{i:06d}.part") for i in range(len(bounds))]
+    todo = [i for i, p in enumerate(paths) if not os.path.exists(p)]
+    rows_done = n - sum(bounds[i][1] - bounds[i][0] for i in todo)
+    totals = {"rows": 0, "valuations": 0, "tentpoles": 0, "nodes": 0}
+    if progress:
+        progress(label, rows_done, n)
+    tasks = [(cls, k, bounds[i][0], bounds[i][1], smaller) for i in todo]
+    for j, (data, stats) in run_tasks(_build_shard, tasks, workers=workers, ray=ray):
+        i = todo[j]
+        _write_atomic(paths[i], data)
+        for key in totals:
+            totals[key] += stats[key]
+        rows_done += bounds[i][1] - bounds[i][0]
+        if progress:
+            progress(label, rows_done, n)
+    rows, entries = lookup_merge(paths, _file(out, cls, k) + ".tmp")
+    os.replace(_file(out, cls, k) + ".tmp", _file(out, cls, k))
+    for p in paths:
+        os.remove(p)
+    os.rmdir(parts_dir)
+    if not os.listdir(os.path.join(out, "parts")):
+        os.rmdir(os.path.join(out, "parts"))
+    return {
+        "class": cls,
+        "cards": k,
+        "rows": rows,
+        "tentpoles": entries,
+        "valuations_built_now": totals["valuations"],
+        "nodes_built_now": totals["nodes"],
+        "seconds": round(time.time() - start, 1),
+    }
+
+
+def info(path: str) -> list[dict[str, Any]]:
+    """One summary per table of a directory: class, cards, rows, entries (tentpoles),
+    memory and disk bytes, and whether it holds every row of its class and size."""
+    if not os.path.isdir(path):
+        raise TablesError(f"tables directory {path!r} does not exist")
+    out = []
+    for t in lookup_info(path):
+        d = dict(t)
+        d["disk_bytes"] = os.path.getsize(_file(path, d["class"], d["cards"]))
+        out.append(d)
+    return out

@@ -1,0 +1,141 @@
+"""Endgame lookup tables: ``skat tables build/info``, exactness against the table-free solver,
+``skat bench solver --tables`` and the player option ``tables=DIR``."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import skat
+from skat._core import Solver, lookup_check, lookup_selfcheck
+from skat.cli import main
+from skat.players import make_player
+from skat.tables import build, info, resolve
+from tests.test_players import play_game
+
+
+@pytest.fixture(scope="module")
+def null_tables(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Complete null tables for 3 and 4 cards per hand (seconds to build)."""
+    d = str(tmp_path_factory.mktemp("tables"))
+    assert main(["tables", "build", "--cards", "4", "--classes", "null", "--out", d]) == 0
+    return d
+
+
+def test_build_info_and_resume(null_tables: str, tmp_path: Path) -> None:
+    rows = info(null_tables)
+    assert [(r["class"], r["cards"], r["complete"]) for r in rows] == [
+        ("null", 3, True),
+        ("null", 4, True),
+    ]
+    # null values do not depend on the valuation: one tentpole per row
+    assert all(r["rows"] == r["entries"] > 0 for r in rows)
+    assert all(r["disk_bytes"] > r["rows"] * 8 for r in rows)
+    # resumable: nothing left to build, the files untouched
+    before = {f: os.path.getmtime(os.path.join(null_tables, f)) for f in os.listdir(null_tables)}
+    assert build(null_tables, 4, ("null",), workers=1) == []
+    after = {f: os.path.getmtime(os.path.join(null_tables, f)) for f in os.listdir(null_tables)}
+    assert before == after
+    out = tmp_path / "info.json"
+    assert main(["tables", "info", null_tables, "--json", str(out)]) == 0
+    assert [t["cards"] for t in json.loads(out.read_text())["tables"]] == [3, 4]
+
+
+def test_interrupted_build_resumes_from_its_shards(tmp_path: Path) -> None:
+    d = str(tmp_path)
+    whole = tmp_path / "whole"
+    build(str(whole), 3, ("null",), workers=1)
+    # a build stopped after some shards: finished shards are kept and reused
+    build(d, 3, ("null",), workers=1, shard_rows=20_000)
+    os.remove(os.path.join(d, "null-3.skt"))
+    parts = os.path.join(d, "parts", "null-3")
+    os.makedirs(parts)
+    from skat._core import lookup_build_range
+
+    first, _ = lookup_build_range("null", 3, 0, 20_000)
+    with open(os.path.join(parts, "000000.part"), "wb") as f:
+        f.write(first)
+    done = build(d, 3, ("null",), workers=2, shard_rows=20_000)
+    assert done[0]["rows"] == 58680 and not os.path.exists(os.path.join(d, "parts"))
+    assert (tmp_path / "null-3.skt").read_bytes() == (whole / "null-3.skt").read_bytes()
+
+
+def test_complete_null_tables_never_change_a_value(null_tables: str) -> None:
+    checked, bad = lookup_check(null_tables, "null", 10_000, 1, 3, 6)
+    assert (checked, bad) == (10_000, 0)
+
+
+@pytest.mark.parametrize("cls", ["suit", "grand", "null"])
+def test_tables_are_exact_on_random_positions(cls: str) -> None:
+    r = lookup_selfcheck(cls, 600, 10_000, 3)
+    assert r["positions"] == 10_000 and r["mismatches"] == 0
+    # the tables decide the positions: far fewer nodes than the search without them
+    assert r["nodes"][1] * 3 < r["nodes"][0]
+
+
+def test_solver_and_players_read_a_tables_directory(null_tables: str) -> None:
+    pos = skat.Position(("C7 S8 H9 DT", "CA SA HA DA", "CK SK HK DK"), "N", declarer=0, leader=0)
+    plain, with_tables = Solver(), Solver(tables=null_tables)
+    assert plain.solve(pos) == with_tables.solve(pos)
+    assert with_tables.last_stats is not None and plain.last_stats is not None
+    assert with_tables.last_stats.nodes < plain.last_stats.nodes
+    # a whole game with table-reading players (kermit bids; null tables: a null game's
+    # card play reads them, any other plays as without them)
+    players = [make_player(f"kermit:worlds=4,threads=1,tables={null_tables}") for _ in range(3)]
+    assert play_game(players, seed=3).is_over
+    with pytest.raises(skat.SkatError):
+        make_player("pimc:worlds=4,tables=/no/such/dir")
+    with pytest.raises(skat.TablesError):
+        Solver(tables="/no/such/dir")
+
+
+def test_environment_default(null_tables: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(skat.defaults.TABLES_ENV, null_tables)
+    assert resolve(None) == null_tables
+    monkeypatch.setenv(skat.defaults.TABLES_ENV, "/no/such/dir")
+    with pytest.raises(skat.TablesError, match="SKAT_TABLES"):
+        resolve(None)
+    monkeypatch.delenv(skat.defaults.TABLES_ENV)
+    assert resolve(None) is None
+
+
+def test_damaged_table_is_refused(null_tables: str, tmp_path: Path) -> None:
+    data = bytearray(Path(null_tables, "null-3.skt").read_bytes())
+    data[100] ^= 0xFF
+    (tmp_path / "null-3.skt").write_bytes(bytes(data))
+    with pytest.raises(skat.TablesError, match="checksum"):
+        Solver(tables=str(tmp_path))
+
+
+def test_bench_solver_with_tables(null_tables: str, tmp_path: Path) -> None:
+    out = tmp_path / "b.json"
+    args = ["bench", "solver", "--tables", null_tables, "--positions", "12", "--repeat", "1"]
+    assert main([*args, "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    classes = {c["class"]: c for c in data["classes"]}
+    assert sum(c["positions"] for c in classes.values()) == 12
+    assert all(c["mismatches"] == 0 for c in classes.values())
+    null = classes["null"]
+    if null["positions"]:
+        assert null["solve_nodes"][1] <= null["solve_nodes"][0]
+    assert {t["cards"] for t in data["tables"]} == {3, 4}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tables", "build", "--cards", "9", "--out", "x"],
+        ["tables", "build", "--cards", "3", "--classes", "ramsch", "--out", "x"],
+        ["tables", "info", "/no/such/dir"],
+        ["bench", "solver", "--tables", "/no/such/dir"],
+    ],
+)
+def test_bad_options_are_one_line_errors(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert err and "\n" not in err and "Traceback" not in err
