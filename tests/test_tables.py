@@ -139,3 +139,26 @@ def test_bad_options_are_one_line_errors(
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert err and "\n" not in err and "Traceback" not in err
+
+
+def test_estimate_projects_a_build(tmp_path: Path) -> None:
+    out = tmp_path / "e.json"
+    args = ["tables", "build", "--cards", "3", "--classes", "null,grand", "--estimate", "5"]
+    assert main([*args, "--json", str(out)]) == 0
+    est = {t["class"]: t for t in json.loads(out.read_text())["tables"]}
+    assert est["null"]["rows"] == 58680 and est["null"]["tentpoles_per_row"] == 1.0
+    assert est["grand"]["tentpoles_per_row"] > 1 and est["grand"]["cpu_hours"] > 0
+    # without --estimate a directory is needed
+    assert main(["tables", "build", "--cards", "3"]) == 2
+
+
+def test_oracle_bench_counts_what_complete_tables_would_save(tmp_path: Path) -> None:
+    out = tmp_path / "o.json"
+    args = ["bench", "solver", "--oracle", "4", "--positions", "8", "--repeat", "1"]
+    assert main([*args, "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["oracle"] == 4 and data["tables"] == []
+    for c in data["classes"]:
+        assert c["mismatches"] == 0
+        assert c["solve_nodes"][1] <= c["solve_nodes"][0]
+    assert main(["bench", "solver", "--oracle", "4", "--pcut", "0.5"]) == 2

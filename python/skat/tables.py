@@ -9,8 +9,9 @@ class by class for consecutive sizes from 3 cards per hand (a missing size ends 
 
 :func:`build` splits each table into shards of :data:`skat.defaults.TABLES_SHARD_ROWS` rows, runs
 them on every local core (or Ray) and keeps finished shards under ``DIR/parts``, so an
-interrupted build resumes where it stopped; sizes are built in increasing order and each uses
-the smaller finished tables. A finished table is written under a temporary name and renamed,
+interrupted build resumes where it stopped. (The builder's searches do not read the smaller
+tables: at 3 cards per hand a lookup costs more time than the search it replaces.) A finished
+table is written under a temporary name and renamed,
 so a directory never holds a half-written table.
 
 >>> import tempfile
@@ -31,13 +32,23 @@ from skat import defaults
 from skat._core import (
     TablesError,
     lookup_build_range,
+    lookup_estimate,
     lookup_info,
     lookup_merge,
     lookup_row_count,
 )
 from skat.parallel import run_tasks
 
-__all__ = ["CLASSES", "MAX_CARDS", "MIN_CARDS", "TablesError", "build", "default_dir", "info"]
+__all__ = [
+    "CLASSES",
+    "MAX_CARDS",
+    "MIN_CARDS",
+    "TablesError",
+    "build",
+    "default_dir",
+    "estimate",
+    "info",
+]
 
 CLASSES = ("suit", "grand", "null")
 MIN_CARDS = 3
@@ -70,9 +81,9 @@ def _file(out: str, cls: str, k: int) -> str:
     return os.path.join(out, f"{cls}-{k}.skt")
 
 
-def _build_shard(task: tuple[str, int, int, int, str | None]) -> tuple[bytes, dict[str, int]]:
-    cls, k, start, end, smaller = task
-    data, stats = lookup_build_range(cls, k, start, end, smaller)
+def _build_shard(task: tuple[str, int, int, int]) -> tuple[bytes, dict[str, int]]:
+    cls, k, start, end = task
+    data, stats = lookup_build_range(cls, k, start, end)
     return data, dict(stats)
 
 
@@ -133,7 +144,6 @@ def _build_table(
     n = lookup_row_count(cls, k)
     parts_dir = os.path.join(out, "parts", label)
     os.makedirs(parts_dir, exist_ok=True)
-    smaller = out if k > MIN_CARDS and os.path.exists(_file(out, cls, MIN_CARDS)) else None
     bounds = [(s, min(n, s + shard_rows)) for s in range(0, n, shard_rows)]
     paths = [os.path.join(parts_dir, f"{i:06d}.part") for i in range(len(bounds))]
     todo = [i for i, p in enumerate(paths) if not os.path.exists(p)]
@@ -141,7 +151,7 @@ def _build_table(
     totals = {"rows": 0, "valuations": 0, "tentpoles": 0, "nodes": 0}
     if progress:
         progress(label, rows_done, n)
-    tasks = [(cls, k, bounds[i][0], bounds[i][1], smaller) for i in todo]
+    tasks = [(cls, k, bounds[i][0], bounds[i][1]) for i in todo]
     for j, (data, stats) in run_tasks(_build_shard, tasks, workers=workers, ray=ray):
         i = todo[j]
         _write_atomic(paths[i], data)
@@ -178,4 +188,26 @@ def info(path: str) -> list[dict[str, Any]]:
         d = dict(t)
         d["disk_bytes"] = os.path.getsize(_file(path, d["class"], d["cards"]))
         out.append(d)
+    return out
+
+
+def estimate(cls: str, cards: int, sample: int, seed: int = 1) -> dict[str, Any]:
+    """What building one table would cost, measured on ``sample`` random rows (built and
+    thrown away, one thread): rows, seconds per row, tentpoles and valuations per row, the
+    projected CPU hours and the projected file size (17 bytes a row and 5 a tentpole).
+
+    >>> e = estimate("null", 3, 50)
+    >>> e["rows"], e["tentpoles_per_row"]
+    (58680, 1.0)
+    """
+    if cls not in CLASSES:
+        raise TablesError(f"unknown table class {cls!r}; classes: suit, grand, null")
+    if not MIN_CARDS <= cards <= MAX_CARDS:
+        raise TablesError(f"cards per hand must be {MIN_CARDS}..{MAX_CARDS}, got {cards}")
+    out = dict(lookup_estimate(cls, cards, sample, seed))
+    out.update(
+        {"class": cls, "cards": cards, "sample": sample},
+        cpu_hours=out["rows"] * out["seconds_per_row"] / 3600,
+        disk_bytes=int(out["rows"] * (12 + 5 * out["tentpoles_per_row"])),
+    )
     return out

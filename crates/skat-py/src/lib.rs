@@ -78,6 +78,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lookup::lookup_benchmark, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_check, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_selfcheck, m)?)?;
+    m.add_function(wrap_pyfunction!(lookup::lookup_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solver_signature, m)?)?;
     m.add_function(wrap_pyfunction!(solver::estimator_samples, m)?)?;
     m.add_function(wrap_pyfunction!(solver::estimator_layout, m)?)?;

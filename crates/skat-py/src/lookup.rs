@@ -5,7 +5,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use skat_core::solver::lookup::{self, ClassTable, LookupRef, CLASS_NAMES, MAX_K, MIN_K};
-use skat_core::solver::{lookup_bench, lookup_build};
+use skat_core::solver::{lookup_bench, lookup_build, SolverOptions};
 
 use crate::error::TablesError;
 
@@ -46,22 +46,19 @@ pub fn lookup_row_count(py: Python<'_>, cls: &str, k: u32) -> PyResult<usize> {
 }
 
 /// Builds rows `start..end` of a class and size; returns the shard (a partial table file's
-/// bytes) and the work counters. `smaller`: a directory with the finished smaller tables.
+/// bytes) and the work counters.
 #[pyfunction]
-#[pyo3(signature = (cls, k, start, end, smaller=None))]
 pub fn lookup_build_range<'py>(
     py: Python<'py>,
     cls: &str,
     k: u32,
     start: usize,
     end: usize,
-    smaller: Option<String>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
     let c = class_index(cls)?;
     check_k(k)?;
-    let small = smaller.map(|d| load(&d)).transpose()?;
     let (bytes, st) = py.allow_threads(|| {
-        let (rows, st) = lookup_build::build_range(c, k, start, end, small);
+        let (rows, st) = lookup_build::build_range(c, k, start, end);
         (ClassTable::from_rows(c, k as u8, rows).to_bytes(), st)
     });
     let d = PyDict::new(py);
@@ -89,12 +86,7 @@ pub fn lookup_merge(py: Python<'_>, parts: Vec<String>, out: String) -> PyResult
             if *ck.get_or_insert((t.class, t.k)) != (t.class, t.k) {
                 return Err(TablesError::new_err(format!("{p}: another class or size")));
             }
-            rows.extend(t.iter_rows().map(|(k, v, x)| {
-                (
-                    k,
-                    v.iter().copied().zip(x.iter().copied()).collect::<Vec<_>>(),
-                )
-            }));
+            rows.extend(t.iter_rows());
         }
         let (c, k) = ck.ok_or_else(|| TablesError::new_err("no parts to merge"))?;
         let before = rows.len();
@@ -131,19 +123,36 @@ pub fn lookup_info<'py>(py: Python<'py>, dir: String) -> PyResult<Vec<Bound<'py,
     Ok(out)
 }
 
-/// The solver without and with the tables of `tables` on the benchmark's random 30-card
-/// positions: one dict per class (see `skat bench solver --tables`).
+/// The solver without and with the tables of `tables` (or, with `oracle` K > 0 instead,
+/// the research oracle for trick starts with at most K cards per hand) on the benchmark's
+/// random 30-card positions: one dict per class (see `skat bench solver --tables/--oracle`).
 #[pyfunction]
-#[pyo3(signature = (positions, seed, tables, tt_mb=32))]
+#[pyo3(signature = (positions, seed, tables=None, oracle=0, tt_mb=32))]
 pub fn lookup_benchmark<'py>(
     py: Python<'py>,
     positions: usize,
     seed: u64,
-    tables: String,
+    tables: Option<String>,
+    oracle: u8,
     tt_mb: usize,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let t = load(&tables)?;
-    let rows = py.allow_threads(|| lookup_bench::run(positions, seed, t, tt_mb));
+    if tables.is_some() == (oracle > 0) {
+        return Err(TablesError::new_err(
+            "give either a tables directory or an oracle size",
+        ));
+    }
+    if oracle > 9 {
+        return Err(TablesError::new_err(format!(
+            "the oracle's cards per hand must be 1..9, got {oracle}"
+        )));
+    }
+    let with = SolverOptions {
+        lookup: tables.map(|t| load(&t)).transpose()?,
+        oracle_k: oracle,
+        tt_mb,
+        ..SolverOptions::default()
+    };
+    let rows = py.allow_threads(|| lookup_bench::run(positions, seed, with));
     let mut out = Vec::new();
     for r in rows {
         let d = PyDict::new(py);
@@ -203,5 +212,28 @@ pub fn lookup_selfcheck<'py>(
     d.set_item("mismatches", r.mismatches)?;
     d.set_item("rows", r.rows)?;
     d.set_item("nodes", r.nodes.to_vec())?;
+    Ok(d)
+}
+
+/// The cost of building a class and size, measured on `sample` random rows (built and
+/// discarded, one thread): a dict with rows, seconds_per_row, tentpoles_per_row and
+/// valuations_per_row.
+#[pyfunction]
+pub fn lookup_estimate<'py>(
+    py: Python<'py>,
+    cls: &str,
+    k: u32,
+    sample: usize,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let c = class_index(cls)?;
+    check_k(k)?;
+    let (rows, per, poles, vals) =
+        py.allow_threads(|| lookup_build::estimate(c, k, sample.max(1), seed));
+    let d = PyDict::new(py);
+    d.set_item("rows", rows)?;
+    d.set_item("seconds_per_row", per)?;
+    d.set_item("tentpoles_per_row", poles)?;
+    d.set_item("valuations_per_row", vals)?;
     Ok(d)
 }

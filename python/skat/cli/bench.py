@@ -134,13 +134,16 @@ def cmd_bench_lookup(args: argparse.Namespace, console: Console) -> int:
     from skat.bench import combine_lookup_runs, machine_description
     from skat.tables import info
 
-    tables = info(args.tables)
+    tables = info(args.tables) if args.tables else []
+    what = f"the tables of {args.tables}" if args.tables else f"the {args.oracle}-card oracle"
     runs = _repeated(
         console,
-        f"{args.positions} random 30-card positions, solve and analyze without and with the"
-        f" tables of {args.tables}, single thread",
+        f"{args.positions} random 30-card positions, solve and analyze without and with"
+        f" {what}, single thread",
         args.repeat,
-        lambda _i: lookup_benchmark(args.positions, args.seed, args.tables, args.tt_mb),
+        lambda _i: lookup_benchmark(
+            args.positions, args.seed, args.tables, args.oracle or 0, args.tt_mb
+        ),
     )
     out = combine_lookup_runs(runs)
     out.update(
@@ -148,12 +151,13 @@ def cmd_bench_lookup(args: argparse.Namespace, console: Console) -> int:
             {k: t[k] for k in ("class", "cards", "rows", "entries", "memory_bytes", "complete")}
             for t in tables
         ],
+        oracle=args.oracle or 0,
         positions=args.positions,
         seed=args.seed,
         machine=machine_description(),
     )
     table = Table(
-        title=f"Endgame lookup tables ({args.tables}) against the table-free solver,"
+        title=f"{what[0].upper()}{what[1:]} against the plain solver,"
         f" {args.positions} positions, seed {args.seed} ({out['machine']}); time: median of"
         f" {out['repeat']} runs"
     )
@@ -181,11 +185,14 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
     from skat._core import solver_benchmark
     from skat.bench import combine_solver_runs, machine_description
 
-    if args.pcut is not None and args.tables is not None:
-        raise OptionError("--tables", "compare either ProbCut (--pcut) or tables, not both")
+    chosen = [o for o in ("pcut", "tables", "oracle") if getattr(args, o) is not None]
+    if len(chosen) > 1:
+        raise OptionError(
+            f"--{chosen[1]}", "compare one of ProbCut (--pcut), --tables or --oracle at a time"
+        )
     if args.pcut is not None:
         return cmd_bench_probcut(args, console)
-    if args.tables is not None:
+    if args.tables is not None or args.oracle is not None:
         return cmd_bench_lookup(args, console)
 
     runs = _repeated(
@@ -470,6 +477,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help="instead: compare the solver with the endgame lookup tables of DIR ('skat tables"
         " build') and without, solve and analyze on the same positions: nodes and time of"
         " each, and a check that every value agrees",
+    )
+    s.add_argument(
+        "--oracle",
+        metavar="K",
+        type=checks.integer(1, 9),
+        help="instead: the research oracle (solver thesis Fig. 8.1): trick starts with at most K"
+        " cards per hand below the root get their exact value from a separate, uncounted"
+        " search; the nodes that complete K-card tables would save (its time is not a"
+        " table's)",
     )
     _common(s, defaults.BENCH_SOLVER_REPEAT)
     s.set_defaults(func=cmd_bench_solver)

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from skat import defaults
 from skat.cli import checks
+from skat.cli.checks import OptionError
 from skat.display import progress_bar, save_json
 
 BUILD_HELP = f"""\
@@ -38,8 +39,38 @@ def _classes(text: str) -> list[str]:
     return out
 
 
+def cmd_tables_estimate(args: argparse.Namespace, console: Console) -> int:
+    from skat.tables import MIN_CARDS, estimate
+
+    t = Table(
+        title=f"Projected cost of the tables, from {args.estimate} random rows each"
+        " (built and discarded, one thread)"
+    )
+    for col in ("table", "rows", "ms per row", "tentpoles per row", "CPU hours", "disk GB"):
+        t.add_column(col, justify="right")
+    out = []
+    for k in range(MIN_CARDS, args.cards + 1):
+        for cls in args.classes:
+            e = estimate(cls, k, args.estimate, args.seed)
+            out.append(e)
+            t.add_row(
+                f"{cls}-{k}",
+                f"{e['rows']:,}",
+                f"{1000 * e['seconds_per_row']:.3f}",
+                f"{e['tentpoles_per_row']:.1f}",
+                f"{e['cpu_hours']:.2f}",
+                f"{e['disk_bytes'] / 1e9:.2f}",
+            )
+    console.print(t)
+    save_json(args.json, {"estimate_rows": args.estimate, "seed": args.seed, "tables": out})
+    return 0
+
+
 def cmd_tables_build(args: argparse.Namespace, console: Console) -> int:
     from skat.tables import build
+
+    if args.estimate:
+        return cmd_tables_estimate(args, console)
 
     with progress_bar(console) as bar:
         tasks: dict[str, object] = {}
@@ -101,6 +132,11 @@ def cmd_tables_info(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _check_build(args: argparse.Namespace) -> None:
+    if args.estimate is None and args.out is None:
+        raise OptionError("--out", "a tables directory is required (unless --estimate)")
+
+
 def _existing_dir(text: str) -> str:
     if not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"expected a tables directory, no {text!r}")
@@ -131,7 +167,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help=f"largest cards per hand to tabulate, {MIN_CARDS}..{MAX_CARDS}",
     )
     b.add_argument(
-        "--out", metavar="DIR", type=checks.out_dir, required=True, help="the tables directory"
+        "--out",
+        metavar="DIR",
+        type=checks.out_dir,
+        help="the tables directory (required unless --estimate)",
     )
     b.add_argument(
         "--classes",
@@ -145,9 +184,19 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         default=defaults.TABLES_SHARD_ROWS,
         help=f"rows per shard (default: {defaults.TABLES_SHARD_ROWS})",
     )
+    b.add_argument(
+        "--estimate",
+        metavar="ROWS",
+        type=checks.integer(1, checks.COUNT_MAX),
+        help="instead of building: build ROWS random rows of each table (discarded) and"
+        " project the CPU hours and disk size of the full build",
+    )
+    b.add_argument(
+        "--seed", type=checks.integer(0, None), default=1, help="seed of --estimate's rows"
+    )
     b.add_argument("--json", metavar="FILE", type=checks.out_file, help="write a summary")
     checks.add_parallel_options(b)
-    b.set_defaults(func=cmd_tables_build)
+    b.set_defaults(func=cmd_tables_build, check=_check_build)
     i = kinds.add_parser(
         "info",
         help="summarise a tables directory",

@@ -39,6 +39,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use super::huge::HugeBuf;
+
 /// Game classes in table keys and file names.
 pub const CLASS_NAMES: [&str; 3] = ["suit", "grand", "null"];
 /// Largest hand size a table can have (the file and the row enumeration allow up to this).
@@ -49,68 +51,138 @@ pub const MIN_K: u8 = 3;
 const MAGIC: &[u8; 4] = b"SKLT";
 const VERSION: u8 = 1;
 
-/// One class and hand size.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One class and hand size. In memory the rows are packed records in key order, each
+/// `[key low, key high, n, n valuations, the n values four to a word]`, in a buffer of huge
+/// pages with an open-addressing index (slot of the key's hash, linear probing, at most half
+/// full: record offset + 1, 0 empty), so that a lookup costs about two cache misses.
 pub struct ClassTable {
     pub class: u8,
     pub k: u8,
-    keys: Vec<u64>,
-    offs: Vec<u32>,
-    vals: Vec<u32>,
-    values: Vec<u8>,
+    rows: usize,
+    entries: usize,
+    data: HugeBuf<u32>,
+    index: HugeBuf<u32>,
+    shift: u32,
+}
+
+/// One row's tentpoles as stored.
+#[derive(Clone, Copy, Debug)]
+pub struct RowRef<'a> {
+    pub vals: &'a [u32],
+    packed: &'a [u32],
+}
+
+impl RowRef<'_> {
+    /// The value of the `i`-th tentpole.
+    #[inline]
+    pub fn value(&self, i: usize) -> u8 {
+        (self.packed[i / 4] >> (8 * (i % 4))) as u8
+    }
+}
+
+#[inline]
+fn slot_of(key: u64, shift: u32) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
 }
 
 impl ClassTable {
     /// A table from rows `(key, tentpoles)`; rows are sorted by key here.
     pub fn from_rows(class: u8, k: u8, mut rows: Vec<(u64, Vec<(u32, u8)>)>) -> ClassTable {
         rows.sort_unstable_by_key(|r| r.0);
-        let n: usize = rows.iter().map(|r| r.1.len()).sum();
-        let mut t = ClassTable {
+        let words: usize = rows
+            .iter()
+            .map(|r| 3 + r.1.len() + r.1.len().div_ceil(4))
+            .sum();
+        assert!(words < u32::MAX as usize, "a table of more than 16 GB");
+        let mut data = HugeBuf::<u32>::zeroed(words);
+        let bits = (2 * rows.len().max(1)).next_power_of_two().trailing_zeros();
+        let mut index = HugeBuf::<u32>::zeroed(1 << bits);
+        let shift = 64 - bits;
+        let mask = (1usize << bits) - 1;
+        let mut o = 0;
+        let mut entries = 0;
+        for (key, poles) in &rows {
+            let mut sl = slot_of(*key, shift);
+            while index[sl] != 0 {
+                sl = (sl + 1) & mask;
+            }
+            index[sl] = o as u32 + 1;
+            data[o] = *key as u32;
+            data[o + 1] = (*key >> 32) as u32;
+            data[o + 2] = poles.len() as u32;
+            o += 3;
+            for (i, &(v, _)) in poles.iter().enumerate() {
+                data[o + i] = v;
+            }
+            o += poles.len();
+            for (i, &(_, x)) in poles.iter().enumerate() {
+                data[o + i / 4] |= (x as u32) << (8 * (i % 4));
+            }
+            o += poles.len().div_ceil(4);
+            entries += poles.len();
+        }
+        ClassTable {
             class,
             k,
-            keys: Vec::with_capacity(rows.len()),
-            offs: Vec::with_capacity(rows.len() + 1),
-            vals: Vec::with_capacity(n),
-            values: Vec::with_capacity(n),
-        };
-        t.offs.push(0);
-        for (key, entries) in rows {
-            t.keys.push(key);
-            for (v, x) in entries {
-                t.vals.push(v);
-                t.values.push(x);
-            }
-            t.offs.push(t.vals.len() as u32);
+            rows: rows.len(),
+            entries,
+            data,
+            index,
+            shift,
         }
-        t
     }
 
     pub fn rows(&self) -> usize {
-        self.keys.len()
+        self.rows
     }
 
     pub fn entries(&self) -> usize {
-        self.vals.len()
+        self.entries
     }
 
-    /// Bytes held in memory.
+    /// Bytes held in memory (records and index).
     pub fn bytes(&self) -> usize {
-        self.keys.len() * 8 + self.offs.len() * 4 + self.vals.len() * 5
+        (self.data.len() + self.index.len()) * 4
     }
 
-    /// The tentpoles `(valuations, values)` of the row with this key.
     #[inline]
-    pub fn row(&self, key: u64) -> Option<(&[u32], &[u8])> {
-        let i = self.keys.binary_search(&key).ok()?;
-        let (a, b) = (self.offs[i] as usize, self.offs[i + 1] as usize);
-        Some((&self.vals[a..b], &self.values[a..b]))
+    fn record(&self, o: usize) -> (u64, RowRef<'_>) {
+        let key = self.data[o] as u64 | (self.data[o + 1] as u64) << 32;
+        let n = self.data[o + 2] as usize;
+        let vals = &self.data[o + 3..o + 3 + n];
+        let packed = &self.data[o + 3 + n..o + 3 + n + n.div_ceil(4)];
+        (key, RowRef { vals, packed })
     }
 
-    /// Every row in key order (for tests and tools).
-    pub fn iter_rows(&self) -> impl Iterator<Item = (u64, &[u32], &[u8])> + '_ {
-        (0..self.keys.len()).map(move |i| {
-            let (a, b) = (self.offs[i] as usize, self.offs[i + 1] as usize);
-            (self.keys[i], &self.vals[a..b], &self.values[a..b])
+    /// The tentpoles of the row with this key.
+    #[inline]
+    pub fn row(&self, key: u64) -> Option<RowRef<'_>> {
+        let mask = self.index.len() - 1;
+        let mut s = slot_of(key, self.shift);
+        loop {
+            let o = self.index[s] as usize;
+            if o == 0 {
+                return None;
+            }
+            let (k, r) = self.record(o - 1);
+            if k == key {
+                return Some(r);
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    /// Every row in key order: `(key, tentpoles)` (for tools and tests).
+    pub fn iter_rows(&self) -> impl Iterator<Item = (u64, Vec<(u32, u8)>)> + '_ {
+        let mut o = 0;
+        std::iter::from_fn(move || {
+            if o >= self.data.len() {
+                return None;
+            }
+            let (key, r) = self.record(o);
+            let n = r.vals.len();
+            o += 3 + n + n.div_ceil(4);
+            Some((key, (0..n).map(|i| (r.vals[i], r.value(i))).collect()))
         })
     }
 
@@ -120,21 +192,28 @@ impl ClassTable {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(self.bytes() + 40);
+        let mut b = Vec::with_capacity(24 + self.rows * 12 + self.entries * 5 + 12);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&[VERSION, self.class, self.k, 0]);
-        b.extend_from_slice(&(self.keys.len() as u64).to_le_bytes());
-        b.extend_from_slice(&(self.vals.len() as u64).to_le_bytes());
-        for k in &self.keys {
-            b.extend_from_slice(&k.to_le_bytes());
+        b.extend_from_slice(&(self.rows as u64).to_le_bytes());
+        b.extend_from_slice(&(self.entries as u64).to_le_bytes());
+        for (key, _) in self.iter_rows() {
+            b.extend_from_slice(&key.to_le_bytes());
         }
-        for o in &self.offs {
-            b.extend_from_slice(&o.to_le_bytes());
+        let mut off = 0u32;
+        b.extend_from_slice(&off.to_le_bytes());
+        for (_, poles) in self.iter_rows() {
+            off += poles.len() as u32;
+            b.extend_from_slice(&off.to_le_bytes());
         }
-        for v in &self.vals {
-            b.extend_from_slice(&v.to_le_bytes());
+        for (_, poles) in self.iter_rows() {
+            for (v, _) in poles {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
         }
-        b.extend_from_slice(&self.values);
+        for (_, poles) in self.iter_rows() {
+            b.extend(poles.iter().map(|p| p.1));
+        }
         let h = fnv1a(&b);
         b.extend_from_slice(&h.to_le_bytes());
         b
@@ -167,23 +246,22 @@ impl ClassTable {
             return Err(format!("size mismatch: {body} bytes, header says {need}"));
         }
         let mut o = 24;
-        let mut keys = Vec::with_capacity(nrows);
-        for _ in 0..nrows {
-            keys.push(rd8(o));
-            o += 8;
-        }
-        let rd4 = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
-        let mut offs = Vec::with_capacity(nrows + 1);
-        for _ in 0..=nrows {
-            offs.push(rd4(o));
-            o += 4;
-        }
-        let mut vals = Vec::with_capacity(n);
-        for _ in 0..n {
-            vals.push(rd4(o));
-            o += 4;
-        }
-        let values = b[o..o + n].to_vec();
+        let keys: Vec<u64> = b[o..o + 8 * nrows]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        o += 8 * nrows;
+        let words = |o: usize, n: usize| -> Vec<u32> {
+            b[o..o + 4 * n]
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect()
+        };
+        let offs = words(o, nrows + 1);
+        o += 4 * (nrows + 1);
+        let vals = words(o, n);
+        o += 4 * n;
+        let values = &b[o..o + n];
         if keys.windows(2).any(|w| w[0] >= w[1])
             || offs[0] != 0
             || offs.windows(2).any(|w| w[0] > w[1])
@@ -192,14 +270,44 @@ impl ClassTable {
         {
             return Err("inconsistent rows (unsorted keys, offsets or another class)".into());
         }
-        Ok(ClassTable {
-            class,
-            k,
-            keys,
-            offs,
-            vals,
-            values,
-        })
+        let rows = (0..nrows)
+            .map(|i| {
+                let (a, z) = (offs[i] as usize, offs[i + 1] as usize);
+                (
+                    keys[i],
+                    vals[a..z]
+                        .iter()
+                        .copied()
+                        .zip(values[a..z].iter().copied())
+                        .collect(),
+                )
+            })
+            .collect();
+        Ok(ClassTable::from_rows(class, k, rows))
+    }
+}
+
+impl Clone for ClassTable {
+    fn clone(&self) -> ClassTable {
+        ClassTable::from_rows(self.class, self.k, self.iter_rows().collect())
+    }
+}
+
+impl PartialEq for ClassTable {
+    fn eq(&self, o: &ClassTable) -> bool {
+        (self.class, self.k, self.rows, self.entries) == (o.class, o.k, o.rows, o.entries)
+            && self.iter_rows().eq(o.iter_rows())
+    }
+}
+impl Eq for ClassTable {}
+
+impl fmt::Debug for ClassTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ClassTable({}-{}: {} rows, {} tentpoles)",
+            CLASS_NAMES[self.class as usize], self.k, self.rows, self.entries
+        )
     }
 }
 

@@ -1,7 +1,8 @@
 //! Measuring the endgame lookup tables against the table-free solver.
 //!
 //! * [`run`]: the benchmark's random 30-card positions ([`super::bench::positions`]) solved
-//!   and analysed with and without tables, the order alternating position by position
+//!   and analysed with and without tables (or with the research oracle, which gives the
+//!   nodes complete tables of a size would save), the order alternating position by position
 //!   ([`super::bench::paired`]); per class the nodes and the time of each. Values must agree
 //!   (a mismatch is counted, never hidden).
 //! * [`check`]: random positions with few cards per hand (a random deal, declarer and game
@@ -31,19 +32,14 @@ pub struct LookupRow {
     pub mismatches: usize,
 }
 
-/// Compares the solver without and with `tables` on `n` benchmark positions from `seed`.
-pub fn run(n: usize, seed: u64, tables: LookupRef, tt_mb: usize) -> Vec<LookupRow> {
+/// Compares the default solver (`tt_mb` of table) with the solver of `with` (lookup tables,
+/// or the research oracle) on `n` benchmark positions from `seed`.
+pub fn run(n: usize, seed: u64, with: SolverOptions) -> Vec<LookupRow> {
     let base = SolverOptions {
-        tt_mb,
+        tt_mb: with.tt_mb,
         ..SolverOptions::default()
     };
-    let mut solvers = [
-        Solver::new(base),
-        Solver::new(SolverOptions {
-            lookup: Some(tables),
-            ..base
-        }),
-    ];
+    let mut solvers = [Solver::new(base), Solver::new(with)];
     let mut rows: Vec<LookupRow> = CLASSES
         .iter()
         .map(|&class| LookupRow {
@@ -143,7 +139,7 @@ pub fn selfcheck(class: u8, nrows: usize, npos: usize, seed: u64) -> SelfCheck {
         .collect();
     picked.sort_unstable_by_key(|r| r.key);
     picked.dedup_by_key(|r| r.key);
-    let mut b = Builder::new(None);
+    let mut b = Builder::new();
     let built = picked
         .iter()
         .map(|r| (r.key, b.build_row(class, r)))

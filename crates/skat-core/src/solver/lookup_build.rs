@@ -22,14 +22,15 @@
 //!
 //! Rows are independent: a build is split into shards of consecutive rows, which run in
 //! parallel and can be resumed; [`crate::solver::lookup::ClassTable::from_rows`] joins them.
-//! The solver that builds size `k` may use the finished tables of smaller sizes.
+//! The builder's searches do not read smaller tables: at three cards per hand a lookup
+//! costs more time than the search it replaces.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::endgame::EgCache;
 use super::layout::Layout;
-use super::lookup::{LookupRef, MAX_K, MIN_K};
+use super::lookup::{MAX_K, MIN_K};
 use super::search::key::canonical_key;
 use super::search::Searcher;
 use super::tt::Tt;
@@ -242,14 +243,17 @@ pub struct Builder {
     pub stats: BuildStats,
 }
 
+impl Default for Builder {
+    fn default() -> Builder {
+        Builder::new()
+    }
+}
+
 impl Builder {
-    /// A builder whose searches may read `smaller` (the finished tables of smaller sizes).
-    pub fn new(smaller: Option<LookupRef>) -> Builder {
+    /// A builder (the default solver options, a 16 MB table).
+    pub fn new() -> Builder {
         Builder {
-            opt: SolverOptions {
-                lookup: smaller,
-                ..SolverOptions::default()
-            },
+            opt: SolverOptions::default(),
             tt: Tt::with_bytes(16 << 20),
             eg: EgCache::tiny(),
             stats: BuildStats::default(),
@@ -293,6 +297,8 @@ impl Builder {
         let order = (0..n).map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 });
         let run = Searcher::trump_run(lay, &row.hands, row.decl as usize);
         let mut poles: Vec<(u32, u8)> = Vec::new();
+        // per tentpole: how many valuations' bounds it was the one to close
+        let mut closed: Vec<u32> = Vec::new();
         self.stats.rows += 1;
         self.stats.valuations += n as u64;
         for i in order {
@@ -309,11 +315,12 @@ impl Builder {
                 None,
             );
             let (mut lo, mut hi) = s.trivial_bounds();
-            for &(x, v) in &poles {
+            for (j, &(x, v)) in poles.iter().enumerate() {
                 let (dlo, dhi) = Searcher::dist(lay, val, x, run);
                 lo = lo.max(v as i32 + dlo);
                 hi = hi.min(v as i32 + dhi);
                 if lo >= hi {
+                    closed[j] += 1;
                     break;
                 }
             }
@@ -323,26 +330,47 @@ impl Builder {
             let (v, _) = s.mtdf_in(lo, hi, (lo + hi) / 2);
             self.stats.nodes += s.nodes;
             poles.push((val, v as u8));
+            closed.push(1);
         }
+        // the lookup stops at the first tentpole that closes the bounds: the tentpoles
+        // that closed the most valuations' bounds first (stable: ties keep build order)
+        let mut order: Vec<usize> = (0..poles.len()).collect();
+        order.sort_by_key(|&j| std::cmp::Reverse(closed[j]));
+        let poles: Vec<(u32, u8)> = order.iter().map(|&j| poles[j]).collect();
         self.stats.tentpoles += poles.len() as u64;
         poles
     }
 }
 
 /// Builds rows `start..end` of a class and size: `(key, tentpoles)` per row.
-pub fn build_range(
-    class: u8,
-    k: u32,
-    start: usize,
-    end: usize,
-    smaller: Option<LookupRef>,
-) -> (Vec<BuiltRow>, BuildStats) {
+pub fn build_range(class: u8, k: u32, start: usize, end: usize) -> (Vec<BuiltRow>, BuildStats) {
     let all = rows(class, k);
     let end = end.min(all.len());
-    let mut b = Builder::new(smaller);
+    let mut b = Builder::new();
     let out = all[start.min(end)..end]
         .iter()
         .map(|r| (r.key, b.build_row(class, r)))
         .collect();
     (out, b.stats)
+}
+
+/// What a full build of a class and size would cost, from `n` random rows built and thrown
+/// away: (rows of the table, CPU seconds per row, tentpoles per row, valuations per row).
+pub fn estimate(class: u8, k: u32, n: usize, seed: u64) -> (usize, f64, f64, f64) {
+    let all = rows(class, k);
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut b = Builder::new();
+    let start = std::time::Instant::now();
+    for _ in 0..n {
+        let r = all[rng.below(all.len() as u64) as usize];
+        b.build_row(class, &r);
+    }
+    let per = start.elapsed().as_secs_f64() / n.max(1) as f64;
+    let m = n.max(1) as f64;
+    (
+        all.len(),
+        per,
+        b.stats.tentpoles as f64 / m,
+        b.stats.valuations as f64 / m,
+    )
 }

@@ -49,6 +49,7 @@ pub mod bounds;
 pub mod endgame;
 pub mod estimator;
 pub mod estimator_data;
+pub mod huge;
 pub mod layout;
 pub mod lookup;
 pub mod lookup_bench;
@@ -123,6 +124,11 @@ pub struct SolverOptions {
     /// starts with as many cards per hand as a loaded table of the game class are looked up
     /// (exact values: the node count falls, no value changes).
     pub lookup: Option<lookup::LookupRef>,
+    /// Research only (thesis Fig. 8.1): an *oracle* for trick starts with at most this many
+    /// cards per hand below the root's trick (0: off, the default): their exact value comes
+    /// from a separate search whose nodes are not counted, i.e. what complete lookup tables
+    /// of those sizes would save in nodes (not in time: the oracle is slower than a search).
+    pub oracle_k: u8,
     /// Table memory in megabytes: the transposition table and, with `endgame_cache`, the
     /// endgame cache (a quarter of it; at power-of-two sizes this is exactly the part the
     /// table's power-of-two bucket count leaves unused).
@@ -146,6 +152,7 @@ impl Default for SolverOptions {
             bisect: false,
             pcut: 0,
             lookup: None,
+            oracle_k: 0,
             tt_mb: 32,
         }
     }
@@ -169,6 +176,7 @@ impl SolverOptions {
             bisect: false,
             pcut: 0,
             lookup: None,
+            oracle_k: 0,
             tt_mb: 1,
         }
     }

@@ -21,6 +21,8 @@
 //! of null games use the whole bucket). `clear` is O(1) through a generation counter (a full
 //! wipe every 127th call).
 
+use super::huge::{HugeBuf, Zeroable};
+
 /// One stored bound pair: the key, the valuation (or the exact key's tag) and a packed word
 /// of `lo` (7 bits), `hi` (7 bits), best move (7 bits, [`NO_MOVE`] for none), cards per hand
 /// (4 bits: bigger subtrees are kept in preference) and generation (7 bits).
@@ -84,11 +86,14 @@ impl Entry {
 #[repr(C, align(64))]
 struct Line([Entry; 4]);
 
+// SAFETY: an all-zero line holds empty entries of generation 0, never current.
+unsafe impl Zeroable for Line {}
+
 /// Lines per bucket.
 const LINES: usize = 8;
 
 pub struct Tt {
-    lines: Lines,
+    lines: HugeBuf<Line>,
     /// Buckets - 1 (a power of two).
     mask: usize,
     gen: u8,
@@ -129,74 +134,6 @@ impl Key {
     }
 }
 
-/// The table's memory: zeroed lines, aligned to 2 MB when large, so that Linux can back it
-/// with huge pages (asked for with `madvise` before the first touch: probes are random
-/// accesses, and with 4 KB pages most of them would also miss the TLB).
-struct Lines {
-    ptr: std::ptr::NonNull<Line>,
-    len: usize,
-    layout: std::alloc::Layout,
-}
-
-// SAFETY: `Lines` owns its allocation exclusively, like a `Box<[Line]>`.
-unsafe impl Send for Lines {}
-unsafe impl Sync for Lines {}
-
-const HUGE_PAGE: usize = 2 << 20;
-
-impl Lines {
-    fn zeroed(len: usize) -> Lines {
-        let len = len.max(1);
-        let bytes = len * std::mem::size_of::<Line>();
-        let align = if bytes >= HUGE_PAGE {
-            HUGE_PAGE
-        } else {
-            std::mem::align_of::<Line>()
-        };
-        let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
-        // SAFETY: the layout has a non-zero size (the memory is zeroed below, before use).
-        let raw = unsafe { std::alloc::alloc(layout) } as *mut Line;
-        let Some(ptr) = std::ptr::NonNull::new(raw) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        #[cfg(target_os = "linux")]
-        if align == HUGE_PAGE {
-            // SAFETY: the range is the allocation just made; the advice changes no contents.
-            unsafe {
-                libc::madvise(raw as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
-            }
-        }
-        // Zeroed after the advice, so that the first touch of each 2 MB range can fault in a
-        // huge page (`alloc_zeroed` would touch every page first, as 4 KB pages).
-        // SAFETY: the range is the allocation just made; an all-zero `Line` is a valid value
-        // (empty entries of generation 0, never current).
-        unsafe { std::ptr::write_bytes(raw as *mut u8, 0, bytes) };
-        Lines { ptr, len, layout }
-    }
-}
-
-impl std::ops::Deref for Lines {
-    type Target = [Line];
-    fn deref(&self) -> &[Line] {
-        // SAFETY: `ptr` points to `len` initialised lines owned by `self`.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Lines {
-    fn deref_mut(&mut self) -> &mut [Line] {
-        // SAFETY: as in `deref`, and `&mut self` makes the access exclusive.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Lines {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `zeroed` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
-    }
-}
-
 /// Spreads the 32 bits of `x` to the even bits of a u64.
 #[inline]
 pub fn spread(x: u32) -> u64 {
@@ -222,7 +159,7 @@ impl Tt {
         } else {
             n.next_power_of_two() / 2
         };
-        let lines = Lines::zeroed(buckets * LINES);
+        let lines = HugeBuf::zeroed(buckets * LINES);
         Tt {
             lines,
             mask: buckets - 1,

@@ -31,7 +31,7 @@ use super::layout::{m3, Layout};
 use super::lookup::LookupTables;
 use super::order::representatives;
 use super::tables;
-use super::tt::Tt;
+use super::tt::{Key, Tt};
 use super::SolverOptions;
 pub use partition::{partitioned, PARTITION_MIN_CARDS};
 use window::{decided, fail_soft, searched_bounds};
@@ -373,6 +373,14 @@ impl<'a> Searcher<'a> {
     /// [`Searcher::ab`] inside a trick do not pay for its stack frame.
     #[inline(never)]
     fn trick_start(&mut self, alpha: i32, beta: i32, k: u32) -> i32 {
+        if k <= self.opt.oracle_k as u32 && k < self.root_k {
+            return oracle_value(self.lay, self.hands, self.leader, self.decl);
+        }
+        if k <= self.lookup_k {
+            if let Some(v) = self.lookup_exact(k) {
+                return v;
+            }
+        }
         let mut eg_key = None;
         if k <= self.eg_k {
             let ek = self.eg_key();
@@ -391,14 +399,6 @@ impl<'a> Searcher<'a> {
         let in_play = hi;
         if self.trump_tricks {
             let (tlo, thi) = self.trump_bounds(in_play);
-            lo = lo.max(tlo);
-            hi = hi.min(thi);
-            if let Some(v) = decided(lo, hi, alpha, beta) {
-                return v;
-            }
-        }
-        if k <= self.lookup_k {
-            let (tlo, thi) = self.lookup_bounds(k);
             lo = lo.max(tlo);
             hi = hi.min(thi);
             if let Some(v) = decided(lo, hi, alpha, beta) {
@@ -509,22 +509,55 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The exact value of the current start-of-trick position (`k` cards per hand, a size
+    /// the lookup tables hold), returned before any bound or search: an exact value, not a
+    /// bound, is what the caller's fail-soft search and MTD(f) gain most from. The
+    /// transposition table is asked first (a value looked up before is kept there: cheaper
+    /// than the table's tentpoles); `None` when the row is missing (an incomplete table).
+    fn lookup_exact(&mut self, k: u32) -> Option<i32> {
+        let (kk, _) = self.key(k);
+        if self.use_tt {
+            let lay = self.lay;
+            let hands = self.hands;
+            let decl = self.decl;
+            let dist = |a, b| Self::dist(lay, a, b, Self::trump_run(lay, &hands, decl));
+            if let Some((lo, hi, _)) = self.tt.probe(&kk, i32::MIN, i32::MAX, dist) {
+                if lo == hi {
+                    return Some(lo);
+                }
+            }
+        }
+        let (tlo, thi) = self.lookup_bounds(k, Some(kk).filter(|kk| kk.canonical));
+        let (lo, hi) = self.trivial_bounds();
+        let (lo, hi) = (lo.max(tlo), hi.min(thi));
+        if lo != hi {
+            return None;
+        }
+        if self.use_tt {
+            self.tt.store(&kk, lo, hi, 0xFF, k as u8);
+        }
+        Some(lo)
+    }
+
     /// Bounds on the current start-of-trick position (`k` cards per hand, a size the lookup
     /// tables hold) from its row's tentpoles: exact for a complete table (see
     /// [`crate::solver::lookup`]); the trivial bounds if the row is missing.
     #[inline(never)]
-    fn lookup_bounds(&self, k: u32) -> (i32, i32) {
+    fn lookup_bounds(&self, k: u32, canonical: Option<Key>) -> (i32, i32) {
         let (mut lo, mut hi) = (i32::MIN, i32::MAX);
         let Some(table) = self.lookup.and_then(|t| t.table(self.class, k)) else {
             return (lo, hi);
         };
-        let l = self.leader;
-        let rot = [self.hands[l], self.hands[m3(l + 1)], self.hands[m3(l + 2)]];
-        let tag = m3(self.decl + 3 - l) as u64 | (self.class as u64) << 2;
-        let (key, _) = key::canonical_key(self.lay, rot, tag);
-        if let Some((vals, values)) = table.row(key.a) {
+        let key = canonical.unwrap_or_else(|| {
+            let l = self.leader;
+            let rot = [self.hands[l], self.hands[m3(l + 1)], self.hands[m3(l + 2)]];
+            let tag = m3(self.decl + 3 - l) as u64 | (self.class as u64) << 2;
+            key::canonical_key(self.lay, rot, tag).0
+        });
+        if let Some(row) = table.row(key.a) {
             let run = Self::trump_run(self.lay, &self.hands, self.decl);
-            for (&x, &v) in vals.iter().zip(values) {
+            for (i, &x) in row.vals.iter().enumerate() {
+                let v = row.value(i);
                 let (dlo, dhi) = Self::dist(self.lay, key.val, x, run);
                 lo = lo.max(v as i32 + dlo);
                 hi = hi.min(v as i32 + dhi);
@@ -547,4 +580,25 @@ impl<'a> Searcher<'a> {
             tag: drel | self.class << 2,
         }
     }
+}
+
+thread_local! {
+    /// The oracle's own search state (a table of its own, kept warm: its entries are exact
+    /// bounds of marginal values, valid in any later search).
+    static ORACLE: std::cell::RefCell<(Tt, EgCache)> =
+        std::cell::RefCell::new((Tt::with_bytes(16 << 20), EgCache::tiny()));
+}
+
+/// The exact marginal value of a start-of-trick position by a separate default search
+/// ([`SolverOptions::oracle_k`]; its nodes are not counted).
+fn oracle_value(lay: &'static Layout, hands: [u32; 3], leader: usize, decl: usize) -> i32 {
+    ORACLE.with(|o| {
+        let mut o = o.borrow_mut();
+        let (tt, eg) = &mut *o;
+        let opt = SolverOptions::default();
+        let mut s = Searcher::new(lay, &opt, tt, eg, hands, &[], leader, decl, None);
+        // the oracle's own trick starts are searched, not asked again
+        s.root_k = 0;
+        s.mtdf(0).0
+    })
 }
