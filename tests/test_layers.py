@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
         "skat.defaults",
         "skat.seeds",
         "skat.parallel",
+        "skat.tables",
         "skat.variants",
     ),
     (
