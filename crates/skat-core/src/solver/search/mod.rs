@@ -376,11 +376,6 @@ impl<'a> Searcher<'a> {
         if k <= self.opt.oracle_k as u32 && k < self.root_k {
             return oracle_value(self.lay, self.hands, self.leader, self.decl);
         }
-        if k <= self.lookup_k {
-            if let Some(v) = self.lookup_exact(k) {
-                return v;
-            }
-        }
         let mut eg_key = None;
         if k <= self.eg_k {
             let ek = self.eg_key();
@@ -436,6 +431,23 @@ impl<'a> Searcher<'a> {
             lo = lo.max(slo);
             hi = hi.min(shi);
             if let Some(v) = decided(lo, hi, alpha, beta) {
+                return v;
+            }
+        }
+        // the lookup tables where the transposition table and the static bounds do not decide
+        // the node (asked first, the table saves more nodes, since a parent gains more from
+        // an exact value than from a bound, but costs far more time: see lookup_bounds)
+        if k <= self.lookup_k {
+            let canonical = key.as_ref().map(|(kk, _)| *kk).filter(|kk| kk.canonical);
+            let (tlo, thi) = self.lookup_bounds(k, canonical);
+            lo = lo.max(tlo);
+            hi = hi.min(thi);
+            if let Some(v) = decided(lo, hi, alpha, beta) {
+                if lo == hi {
+                    if let Some((kk, _)) = &key {
+                        self.tt.store(kk, lo, hi, 0xFF, k as u8);
+                    }
+                }
                 return v;
             }
         }
@@ -509,39 +521,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The exact value of the current start-of-trick position (`k` cards per hand, a size
-    /// the lookup tables hold), returned before any bound or search: an exact value, not a
-    /// bound, is what the caller's fail-soft search and MTD(f) gain most from. The
-    /// transposition table is asked first (a value looked up before is kept there: cheaper
-    /// than the table's tentpoles); `None` when the row is missing (an incomplete table).
-    fn lookup_exact(&mut self, k: u32) -> Option<i32> {
-        let (kk, _) = self.key(k);
-        if self.use_tt {
-            let lay = self.lay;
-            let hands = self.hands;
-            let decl = self.decl;
-            let dist = |a, b| Self::dist(lay, a, b, Self::trump_run(lay, &hands, decl));
-            if let Some((lo, hi, _)) = self.tt.probe(&kk, i32::MIN, i32::MAX, dist) {
-                if lo == hi {
-                    return Some(lo);
-                }
-            }
-        }
-        let (tlo, thi) = self.lookup_bounds(k, Some(kk).filter(|kk| kk.canonical));
-        let (lo, hi) = self.trivial_bounds();
-        let (lo, hi) = (lo.max(tlo), hi.min(thi));
-        if lo != hi {
-            return None;
-        }
-        if self.use_tt {
-            self.tt.store(&kk, lo, hi, 0xFF, k as u8);
-        }
-        Some(lo)
-    }
-
     /// Bounds on the current start-of-trick position (`k` cards per hand, a size the lookup
     /// tables hold) from its row's tentpoles: exact for a complete table (see
-    /// [`crate::solver::lookup`]); the trivial bounds if the row is missing.
+    /// [`crate::solver::lookup`]); no bounds if the row is missing. Asked only where the
+    /// transposition table and the static bounds leave the node open: at 30 cards with
+    /// complete 3-card tables that saves 12-16% of the suit and grand nodes at +16% / +0%
+    /// time, where asking it first saves 20-22% at +66-80% / +13-31% (a lookup, a hash probe
+    /// and a scan of tentpoles, costs more than the cheap tests it would pre-empt).
     #[inline(never)]
     fn lookup_bounds(&self, k: u32, canonical: Option<Key>) -> (i32, i32) {
         let (mut lo, mut hi) = (i32::MIN, i32::MAX);
