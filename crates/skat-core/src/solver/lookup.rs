@@ -54,12 +54,15 @@ const VERSION: u8 = 1;
 /// One class and hand size. In memory the rows are packed records in key order, each
 /// `[key low, key high, n, n valuations, the n values four to a word]`, in a buffer of huge
 /// pages with an open-addressing index (slot of the key's hash, linear probing, at most half
-/// full: record offset + 1, 0 empty), so that a lookup costs about two cache misses.
+/// full: record offset + 1, 0 empty), so that a lookup costs about two cache misses. Null
+/// tables (one tentpole a row, its valuation irrelevant) keep `[key low, key high, value]`.
 pub struct ClassTable {
     pub class: u8,
     pub k: u8,
     rows: usize,
     entries: usize,
+    /// Records of `[key low, key high, value]` (null: one tentpole, valuation 0).
+    compact: bool,
     data: HugeBuf<u32>,
     index: HugeBuf<u32>,
     shift: u32,
@@ -80,6 +83,9 @@ impl RowRef<'_> {
     }
 }
 
+/// The valuation of a compact (null) table's one tentpole.
+static NULL_VALUATION: [u32; 1] = [0];
+
 #[inline]
 fn slot_of(key: u64, shift: u32) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
@@ -89,10 +95,15 @@ impl ClassTable {
     /// A table from rows `(key, tentpoles)`; rows are sorted by key here.
     pub fn from_rows(class: u8, k: u8, mut rows: Vec<(u64, Vec<(u32, u8)>)>) -> ClassTable {
         rows.sort_unstable_by_key(|r| r.0);
-        let words: usize = rows
-            .iter()
-            .map(|r| 3 + r.1.len() + r.1.len().div_ceil(4))
-            .sum();
+        // null values do not depend on the valuation: one tentpole a row, its valuation dropped
+        let compact = class == 2 && rows.iter().all(|r| r.1.len() == 1);
+        let words: usize = if compact {
+            3 * rows.len()
+        } else {
+            rows.iter()
+                .map(|r| 3 + r.1.len() + r.1.len().div_ceil(4))
+                .sum()
+        };
         assert!(words < u32::MAX as usize, "a table of more than 16 GB");
         let mut data = HugeBuf::<u32>::zeroed(words);
         let bits = (2 * rows.len().max(1)).next_power_of_two().trailing_zeros();
@@ -109,6 +120,12 @@ impl ClassTable {
             index[sl] = o as u32 + 1;
             data[o] = *key as u32;
             data[o + 1] = (*key >> 32) as u32;
+            if compact {
+                data[o + 2] = poles[0].1 as u32;
+                o += 3;
+                entries += 1;
+                continue;
+            }
             data[o + 2] = poles.len() as u32;
             o += 3;
             for (i, &(v, _)) in poles.iter().enumerate() {
@@ -126,6 +143,7 @@ impl ClassTable {
             k,
             rows: rows.len(),
             entries,
+            compact,
             data,
             index,
             shift,
@@ -145,13 +163,22 @@ impl ClassTable {
         (self.data.len() + self.index.len()) * 4
     }
 
+    /// The record at word `o` and the word after it.
     #[inline]
-    fn record(&self, o: usize) -> (u64, RowRef<'_>) {
+    fn record(&self, o: usize) -> (u64, RowRef<'_>, usize) {
         let key = self.data[o] as u64 | (self.data[o + 1] as u64) << 32;
+        if self.compact {
+            let r = RowRef {
+                vals: &NULL_VALUATION,
+                packed: &self.data[o + 2..o + 3],
+            };
+            return (key, r, o + 3);
+        }
         let n = self.data[o + 2] as usize;
         let vals = &self.data[o + 3..o + 3 + n];
-        let packed = &self.data[o + 3 + n..o + 3 + n + n.div_ceil(4)];
-        (key, RowRef { vals, packed })
+        let end = o + 3 + n + n.div_ceil(4);
+        let packed = &self.data[o + 3 + n..end];
+        (key, RowRef { vals, packed }, end)
     }
 
     /// The tentpoles of the row with this key.
@@ -164,7 +191,7 @@ impl ClassTable {
             if o == 0 {
                 return None;
             }
-            let (k, r) = self.record(o - 1);
+            let (k, r, _) = self.record(o - 1);
             if k == key {
                 return Some(r);
             }
@@ -179,10 +206,12 @@ impl ClassTable {
             if o >= self.data.len() {
                 return None;
             }
-            let (key, r) = self.record(o);
-            let n = r.vals.len();
-            o += 3 + n + n.div_ceil(4);
-            Some((key, (0..n).map(|i| (r.vals[i], r.value(i))).collect()))
+            let (key, r, next) = self.record(o);
+            o = next;
+            Some((
+                key,
+                (0..r.vals.len()).map(|i| (r.vals[i], r.value(i))).collect(),
+            ))
         })
     }
 

@@ -329,7 +329,8 @@ impl Builder {
             }
             let (v, _) = s.mtdf_in(lo, hi, (lo + hi) / 2);
             self.stats.nodes += s.nodes;
-            poles.push((val, v as u8));
+            // null values do not depend on the valuation: stored as valuation 0
+            poles.push((if lay.game_type.is_null() { 0 } else { val }, v as u8));
             closed.push(1);
         }
         // the lookup stops at the first tentpole that closes the bounds: the tentpoles

@@ -30,6 +30,8 @@ fn small_table(class: u8, n: usize, seed: u64) -> ClassTable {
 
 #[test]
 fn file_round_trip_and_damage() {
+    let null = small_table(2, 20, 1);
+    assert_eq!(ClassTable::from_bytes(&null.to_bytes()).unwrap(), null);
     let t = small_table(1, 20, 1);
     let b = t.to_bytes();
     assert_eq!(ClassTable::from_bytes(&b).unwrap(), t);
