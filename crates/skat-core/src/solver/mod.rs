@@ -24,7 +24,8 @@
 //! certain-winner run is computed); move ordering with the fastest-cut-first term and
 //! collapsing of equivalent cards ([`order`]); quick-trick static bounds plus unbeatable-trump
 //! bounds for both sides at every trick start ([`bounds`], thesis ch. 5); direct solution of
-//! the last two tricks ([`tables`]); optionally an exact small-endgame cache ([`endgame`]).
+//! the last two tricks ([`tables`]); optionally an exact small-endgame cache ([`endgame`]) and
+//! precomputed endgame lookup tables ([`lookup`], built by [`lookup_build`]).
 //! Every enhancement can be switched in [`SolverOptions`]; the value never changes. The one
 //! inexact option, ProbCut ([`estimator`], `pcut`), is off by default.
 //!
