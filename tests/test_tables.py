@@ -162,3 +162,20 @@ def test_oracle_bench_counts_what_complete_tables_would_save(tmp_path: Path) -> 
         assert c["mismatches"] == 0
         assert c["solve_nodes"][1] <= c["solve_nodes"][0]
     assert main(["bench", "solver", "--oracle", "4", "--pcut", "0.5"]) == 2
+
+
+def test_pruned_build_has_fewer_tentpoles(tmp_path: Path) -> None:
+    from skat._core import lookup_build_range
+
+    full, a = lookup_build_range("grand", 3, 0, 300)
+    pruned, b = lookup_build_range("grand", 3, 0, 300, True)
+    assert a["rows"] == b["rows"] == 300 and b["tentpoles"] * 3 < a["tentpoles"]
+    assert len(pruned) < len(full)
+    est = {}
+    for name, extra in (("full", []), ("pruned", ["--prune"])):
+        out = tmp_path / f"{name}.json"
+        args = ["tables", "build", "--cards", "3", "--classes", "grand", "--estimate", "20"]
+        assert main([*args, *extra, "--json", str(out)]) == 0
+        est[name] = json.loads(out.read_text())["tables"][0]
+    assert est["pruned"]["prune"] and not est["full"]["prune"]
+    assert est["pruned"]["tentpoles_per_row"] < est["full"]["tentpoles_per_row"]

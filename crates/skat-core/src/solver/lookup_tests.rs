@@ -140,6 +140,59 @@ fn tentpoles_give_every_valuation_exactly() {
     }
 }
 
+/// Pruned tentpoles keep every valuation exact, with far fewer tentpoles.
+#[test]
+fn pruned_tentpoles_stay_exact() {
+    let plain = SolverOptions::plain();
+    let (mut tt, mut eg) = (Tt::tiny(), EgCache::tiny());
+    for class in 0..2u8 {
+        let lay = class_layout(class);
+        let all = rows(class, 3);
+        let mut rng = Rng::new(20 + class as u64);
+        let (mut full, mut pruned) = (Builder::new(), Builder::new());
+        pruned.prune = true;
+        for _ in 0..8 {
+            let r = all[rng.below(all.len() as u64) as usize];
+            let before = full.build_row(class, &r).len();
+            let poles = pruned.build_row(class, &r);
+            assert!(poles.len() <= before);
+            let cards = r.hands[0] | r.hands[1] | r.hands[2];
+            let per: Vec<Vec<u32>> = (0..lay.ngroups)
+                .map(|g| candidates(lay, g, (cards & lay.group_mask[g]).count_ones()))
+                .collect();
+            let run = Searcher::trump_run(lay, &r.hands, r.decl as usize);
+            for _ in 0..40 {
+                let sets: Vec<u32> = per
+                    .iter()
+                    .map(|c| c[rng.below(c.len() as u64) as usize])
+                    .collect();
+                let h = revalue(lay, &r.hands, &sets);
+                let (key, _) = canonical_key(lay, h, r.decl as u64 | (class as u64) << 2);
+                let mut s = Searcher::new(
+                    lay,
+                    &plain,
+                    &mut tt,
+                    &mut eg,
+                    h,
+                    &[],
+                    0,
+                    r.decl as usize,
+                    None,
+                );
+                let (mut lo, mut hi) = s.trivial_bounds();
+                let (v, _) = s.mtdf(lo);
+                for &(x, pv) in &poles {
+                    let (dlo, dhi) = Searcher::dist(lay, key.val, x, run);
+                    lo = lo.max(pv as i32 + dlo);
+                    hi = hi.min(pv as i32 + dhi);
+                }
+                assert_eq!((lo, hi), (v, v));
+            }
+        }
+        assert!(pruned.stats.tentpoles * 3 < full.stats.tentpoles);
+    }
+}
+
 /// The search reads the tables: a table with one value changed changes a solved value
 /// (so the exactness checks can fail), and the built table changes none.
 #[test]
