@@ -77,6 +77,16 @@ def resolve(path: str | None) -> str | None:
     return chosen
 
 
+def _check(classes: Sequence[str], cards: int) -> None:
+    """Raises :class:`TablesError` for an unknown class, no class or a hand size out of range."""
+    if not MIN_CARDS <= cards <= MAX_CARDS:
+        raise TablesError(f"cards per hand must be {MIN_CARDS}..{MAX_CARDS}, got {cards}")
+    bad = [c for c in classes if c not in CLASSES]
+    if bad or not classes:
+        name = bad[0] if bad else ""
+        raise TablesError(f"unknown table class {name!r}; classes: {', '.join(CLASSES)}")
+
+
 def _file(out: str, cls: str, k: int) -> str:
     return os.path.join(out, f"{cls}-{k}.skt")
 
@@ -112,13 +122,7 @@ def build(
     ``progress(label, rows_done, rows_total)`` is called as shards finish. Returns one summary
     per table built now: class, cards, rows, tentpoles, valuations, nodes, seconds.
     """
-    if not MIN_CARDS <= cards <= MAX_CARDS:
-        raise TablesError(f"cards per hand must be {MIN_CARDS}..{MAX_CARDS}, got {cards}")
-    bad = [c for c in classes if c not in CLASSES]
-    if bad or not classes:
-        raise TablesError(
-            f"unknown table class {bad[0] if bad else ''!r}; classes: suit, grand, null"
-        )
+    _check(classes, cards)
     if shard_rows < 1:
         raise TablesError(f"shard rows must be at least 1, got {shard_rows}")
     os.makedirs(out, exist_ok=True)
@@ -206,10 +210,7 @@ def estimate(
     >>> e["rows"], e["tentpoles_per_row"]
     (58680, 1.0)
     """
-    if cls not in CLASSES:
-        raise TablesError(f"unknown table class {cls!r}; classes: suit, grand, null")
-    if not MIN_CARDS <= cards <= MAX_CARDS:
-        raise TablesError(f"cards per hand must be {MIN_CARDS}..{MAX_CARDS}, got {cards}")
+    _check([cls], cards)
     out = dict(lookup_estimate(cls, cards, sample, seed, prune))
     out.update(
         {"class": cls, "cards": cards, "sample": sample, "prune": prune},

@@ -10,16 +10,12 @@ use skat_core::solver::{lookup_bench, lookup_build, SolverOptions};
 use crate::error::TablesError;
 
 fn class_index(cls: &str) -> PyResult<u8> {
-    CLASS_NAMES
-        .iter()
-        .position(|&c| c == cls)
-        .map(|i| i as u8)
-        .ok_or_else(|| {
-            TablesError::new_err(format!(
-                "unknown table class {cls:?}; classes: {}",
-                CLASS_NAMES.join(", ")
-            ))
-        })
+    lookup::class_by_name(cls).ok_or_else(|| {
+        TablesError::new_err(format!(
+            "unknown table class {cls:?}; classes: {}",
+            CLASS_NAMES.join(", ")
+        ))
+    })
 }
 
 fn check_k(k: u32) -> PyResult<()> {
@@ -71,33 +67,17 @@ pub fn lookup_build_range<'py>(
     Ok((PyBytes::new(py, &bytes), d))
 }
 
-fn read_table(path: &str) -> PyResult<ClassTable> {
-    let b = std::fs::read(path).map_err(|e| TablesError::new_err(format!("{path}: {e}")))?;
-    ClassTable::from_bytes(&b).map_err(|e| TablesError::new_err(format!("{path}: {e}")))
-}
-
 /// Joins shard files of one class and size into the table file `out`; returns its row and
 /// entry counts.
 #[pyfunction]
 pub fn lookup_merge(py: Python<'_>, parts: Vec<String>, out: String) -> PyResult<(usize, usize)> {
     py.allow_threads(|| {
-        let mut rows = Vec::new();
-        let mut ck: Option<(u8, u8)> = None;
-        for p in &parts {
-            let t = read_table(p)?;
-            if *ck.get_or_insert((t.class, t.k)) != (t.class, t.k) {
-                return Err(TablesError::new_err(format!("{p}: another class or size")));
-            }
-            rows.extend(t.iter_rows());
-        }
-        let (c, k) = ck.ok_or_else(|| TablesError::new_err("no parts to merge"))?;
-        let before = rows.len();
-        rows.sort_unstable_by_key(|r| r.0);
-        rows.dedup_by_key(|r| r.0);
-        if rows.len() != before {
-            return Err(TablesError::new_err("parts overlap (a row built twice)"));
-        }
-        let t = ClassTable::from_rows(c, k, rows);
+        let tables = parts
+            .iter()
+            .map(|p| ClassTable::read_file(std::path::Path::new(p)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(TablesError::new_err)?;
+        let t = ClassTable::merge(tables).map_err(TablesError::new_err)?;
         std::fs::write(&out, t.to_bytes())
             .map_err(|e| TablesError::new_err(format!("{out}: {e}")))?;
         Ok((t.rows(), t.entries()))

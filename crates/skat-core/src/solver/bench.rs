@@ -30,6 +30,39 @@ pub fn start_position(deal: &Deal, declarer: u8, gt: GameType) -> Position {
         .expect("a deal gives a valid position")
 }
 
+/// A random game type of a table class (0 suit: one of the four trump suits, 1 grand, 2 null).
+pub fn random_game_type(rng: &mut Rng, class: u8) -> GameType {
+    match class {
+        0 => GameType::ALL[rng.below(4) as usize],
+        1 => GameType::Grand,
+        _ => GameType::Null,
+    }
+}
+
+/// A random start-of-trick position of a table class (0 suit, 1 grand, 2 null) with `k` cards
+/// per hand: a random deal, declarer and game type of the class, the skat as her discard,
+/// then uniformly random legal cards (a null game that ends early is dealt again).
+pub fn random_position(rng: &mut Rng, class: u8, k: u32) -> Position {
+    loop {
+        let deal = Deal::random(rng.next_u64());
+        let decl = rng.below(3) as u8;
+        let gt = random_game_type(rng, class);
+        let mut pos = start_position(&deal, decl, gt);
+        while pos.cards_per_hand() > k || !pos.trick().is_empty() {
+            let legal: Vec<_> = pos.legal_cards().iter().collect();
+            if legal.is_empty() {
+                // a null game ends at the declarer's first trick: deal again
+                break;
+            }
+            let c = legal[rng.below(legal.len() as u64) as usize];
+            pos = pos.play(c).expect("a legal card");
+        }
+        if pos.cards_per_hand() == k && pos.trick().is_empty() {
+            return pos;
+        }
+    }
+}
+
 /// Time (µs) and node statistics over a sample.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {

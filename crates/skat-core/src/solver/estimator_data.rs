@@ -3,18 +3,16 @@
 //! declarer's card points from the cards still in the hands, by the exact solver) and the
 //! static bounds the search would clamp an estimate to.
 //!
-//! A position is a random deal with a random declarer (and trump suit), the skat as her
-//! discard, played on by uniformly random legal cards until `k` cards are left per hand. The
-//! sample depends only on the seed.
+//! A position is [`super::bench::random_position`]: a random deal with a random declarer (and
+//! trump suit), the skat as her discard, played on by uniformly random legal cards until `k`
+//! cards are left per hand. The sample depends only on the seed.
 
-use super::bench::start_position;
+use super::bench::random_position;
 use super::bounds::static_bounds;
 use super::estimator::{class_of, features, MAX_ACTIVE};
 use super::layout::Layout;
 use super::{Solver, SolverOptions};
-use crate::deal::Deal;
 use crate::rng::Rng;
-use crate::rules::GameType;
 
 /// One labelled position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,19 +38,9 @@ pub fn samples(seed: u64, count: usize, class: u8, k: u32) -> Vec<Sample> {
     });
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let deal = Deal::random(rng.next_u64());
-        let decl = rng.below(3) as u8;
-        let gt = if class == 0 {
-            GameType::ALL[rng.below(4) as usize]
-        } else {
-            GameType::Grand
-        };
-        let mut pos = start_position(&deal, decl, gt);
-        while pos.cards_per_hand() > k || !pos.trick().is_empty() {
-            let legal: Vec<_> = pos.legal_cards().iter().collect();
-            let c = legal[rng.below(legal.len() as u64) as usize];
-            pos = pos.play(c).expect("a legal card");
-        }
+        // suit and grand games never end early: the draws are those of a plain random deal
+        let pos = random_position(&mut rng, class, k);
+        let (gt, decl) = (pos.game_type(), pos.declarer());
         let lay = Layout::get(gt);
         debug_assert_eq!(class_of(lay), Some(class));
         let ext = pos.hands();

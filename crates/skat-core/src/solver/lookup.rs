@@ -316,6 +316,40 @@ impl ClassTable {
     }
 }
 
+impl ClassTable {
+    /// Reads one table file.
+    pub fn read_file(path: &Path) -> Result<ClassTable, String> {
+        let b = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        ClassTable::from_bytes(&b).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Joins shards (partial tables) of one class and size; refuses mixed classes or sizes
+    /// and a row present twice.
+    pub fn merge(parts: impl IntoIterator<Item = ClassTable>) -> Result<ClassTable, String> {
+        let mut rows = Vec::new();
+        let mut ck: Option<(u8, u8)> = None;
+        for t in parts {
+            if *ck.get_or_insert((t.class, t.k)) != (t.class, t.k) {
+                return Err("parts of another class or size".into());
+            }
+            rows.extend(t.iter_rows());
+        }
+        let (c, k) = ck.ok_or("no parts to merge")?;
+        let before = rows.len();
+        rows.sort_unstable_by_key(|r| r.0);
+        rows.dedup_by_key(|r| r.0);
+        if rows.len() != before {
+            return Err("parts overlap (a row built twice)".into());
+        }
+        Ok(ClassTable::from_rows(c, k, rows))
+    }
+}
+
+/// The class number of a class name (`"suit"`, `"grand"`, `"null"`).
+pub fn class_by_name(name: &str) -> Option<u8> {
+    CLASS_NAMES.iter().position(|&c| c == name).map(|i| i as u8)
+}
+
 impl Clone for ClassTable {
     fn clone(&self) -> ClassTable {
         ClassTable::from_rows(self.class, self.k, self.iter_rows().collect())
@@ -390,8 +424,7 @@ impl LookupTables {
                 if !p.exists() {
                     break;
                 }
-                let b = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-                let t = ClassTable::from_bytes(&b).map_err(|e| format!("{}: {e}", p.display()))?;
+                let t = ClassTable::read_file(&p)?;
                 if t.class != class || t.k != k {
                     return Err(format!("{}: holds another class or size", p.display()));
                 }

@@ -5,18 +5,16 @@
 //!   nodes complete tables of a size would save), the order alternating position by position
 //!   ([`super::bench::paired`]); per class the nodes and the time of each. Values must agree
 //!   (a mismatch is counted, never hidden).
-//! * [`check`]: random positions with few cards per hand (a random deal, declarer and game
-//!   type of the class, the skat as her discard, then uniformly random legal cards down to a
-//!   trick start with `k` cards per hand), solved with and without tables: the exactness test.
+//! * [`check`]: random positions with few cards per hand
+//!   ([`super::bench::random_position`]), solved with and without tables: the exactness test.
 
-use super::bench::{class_index, paired, positions, start_position, CLASSES};
+use super::bench::{class_index, paired, positions, random_game_type, random_position, CLASSES};
 use super::layout::Layout;
 use super::lookup::{leak, ClassTable, LookupRef, LookupTables, MIN_K};
 use super::lookup_build::{candidates, class_layout, revalue, rows, Builder, RowSpec};
 use super::{Position, Solver, SolverOptions};
-use crate::deal::Deal;
 use crate::rng::Rng;
-use crate::rules::{Contract, GameType};
+use crate::rules::Contract;
 
 /// One class's comparison over the benchmark positions.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -63,33 +61,6 @@ pub fn run(n: usize, seed: u64, with: SolverOptions) -> Vec<LookupRow> {
         }
     }
     rows
-}
-
-/// A random start-of-trick position of `class` (0 suit, 1 grand, 2 null) with `k` cards
-/// per hand.
-pub fn random_position(rng: &mut Rng, class: u8, k: u32) -> Position {
-    loop {
-        let deal = Deal::random(rng.next_u64());
-        let decl = rng.below(3) as u8;
-        let gt = match class {
-            0 => GameType::ALL[rng.below(4) as usize],
-            1 => GameType::Grand,
-            _ => GameType::Null,
-        };
-        let mut pos = start_position(&deal, decl, gt);
-        while pos.cards_per_hand() > k || !pos.trick().is_empty() {
-            let legal: Vec<_> = pos.legal_cards().iter().collect();
-            if legal.is_empty() {
-                // a null game ends at the declarer's first trick: deal again
-                break;
-            }
-            let c = legal[rng.below(legal.len() as u64) as usize];
-            pos = pos.play(c).expect("a legal card");
-        }
-        if pos.cards_per_hand() == k && pos.trick().is_empty() {
-            return pos;
-        }
-    }
 }
 
 /// Solves `count` random positions of `class`, with hand sizes cycling through
@@ -173,11 +144,7 @@ pub fn selfcheck(class: u8, nrows: usize, npos: usize, seed: u64) -> SelfCheck {
             .collect();
         let rot = revalue(lay, &r.hands, &sets);
         let leader = rng.below(3) as usize;
-        let gt = match class {
-            0 => GameType::ALL[rng.below(4) as usize],
-            1 => GameType::Grand,
-            _ => GameType::Null,
-        };
+        let gt = random_game_type(&mut rng, class);
         let glay = Layout::get(gt);
         let mut hands = [crate::cards::Cards::EMPTY; 3];
         for (j, &h) in rot.iter().enumerate() {

@@ -1,11 +1,12 @@
 //! Tests of the endgame lookup tables: the file format, the row enumeration, the tentpole
 //! invariant against an independent plain search, and that the search really reads them.
 
+use super::bench::random_position;
 use super::endgame::EgCache;
 use super::layout::Layout;
 use super::lookup::{leak, ClassTable, LookupTables, MIN_K};
-use super::lookup_bench::{random_position, selfcheck};
-use super::lookup_build::{candidates, class_layout, revalue, rows, Builder};
+use super::lookup_bench::selfcheck;
+use super::lookup_build::{candidates, class_layout, revalue, rows, Builder, RowSpec};
 use super::search::key::canonical_key;
 use super::search::Searcher;
 use super::tt::Tt;
@@ -88,54 +89,65 @@ fn rows_are_canonical_unique_and_cover_random_positions() {
     }
 }
 
+/// `samples` random valuations of row `r`: the tentpoles' bounds meet, at the value an
+/// independent plain alpha-beta search (no table, no canonical keys, no bounds) finds.
+fn assert_tentpoles_exact(
+    class: u8,
+    r: &RowSpec,
+    poles: &[(u32, u8)],
+    samples: usize,
+    rng: &mut Rng,
+) {
+    let plain = SolverOptions::plain();
+    let (mut tt, mut eg) = (Tt::tiny(), EgCache::tiny());
+    let lay = class_layout(class);
+    let cards = r.hands[0] | r.hands[1] | r.hands[2];
+    let per: Vec<Vec<u32>> = (0..lay.ngroups)
+        .map(|g| candidates(lay, g, (cards & lay.group_mask[g]).count_ones()))
+        .collect();
+    let run = Searcher::trump_run(lay, &r.hands, r.decl as usize);
+    for _ in 0..samples {
+        let sets: Vec<u32> = per
+            .iter()
+            .map(|c| c[rng.below(c.len() as u64) as usize])
+            .collect();
+        let h = revalue(lay, &r.hands, &sets);
+        let (key, _) = canonical_key(lay, h, r.decl as u64 | (class as u64) << 2);
+        let mut s = Searcher::new(
+            lay,
+            &plain,
+            &mut tt,
+            &mut eg,
+            h,
+            &[],
+            0,
+            r.decl as usize,
+            None,
+        );
+        let (mut lo, mut hi) = s.trivial_bounds();
+        let (v, _) = s.mtdf(lo);
+        for &(x, pv) in poles {
+            let (dlo, dhi) = Searcher::dist(lay, key.val, x, run);
+            lo = lo.max(pv as i32 + dlo);
+            hi = hi.min(pv as i32 + dhi);
+        }
+        assert_eq!((lo, hi), (v, v), "class {class} row {:x}", r.key);
+    }
+}
+
 /// Every valuation of sampled rows: the tentpoles' bounds meet, at the value an independent
 /// plain alpha-beta search (no table, no canonical keys, no bounds) finds.
 #[test]
 fn tentpoles_give_every_valuation_exactly() {
-    let plain = SolverOptions::plain();
-    let mut tt = Tt::tiny();
-    let mut eg = EgCache::tiny();
     for class in 0..3u8 {
-        let lay = class_layout(class);
         let all = rows(class, 3);
         let mut rng = Rng::new(10 + class as u64);
         let mut b = Builder::new();
         for _ in 0..6 {
             let r = all[rng.below(all.len() as u64) as usize];
             let poles = b.build_row(class, &r);
-            let cards = r.hands[0] | r.hands[1] | r.hands[2];
-            let per: Vec<Vec<u32>> = (0..lay.ngroups)
-                .map(|g| candidates(lay, g, (cards & lay.group_mask[g]).count_ones()))
-                .collect();
-            let run = Searcher::trump_run(lay, &r.hands, r.decl as usize);
             // a random sample of the row's valuations (all of them for small rows)
-            for _ in 0..60 {
-                let sets: Vec<u32> = per
-                    .iter()
-                    .map(|c| c[rng.below(c.len() as u64) as usize])
-                    .collect();
-                let h = revalue(lay, &r.hands, &sets);
-                let (key, _) = canonical_key(lay, h, r.decl as u64 | (class as u64) << 2);
-                let mut s = Searcher::new(
-                    lay,
-                    &plain,
-                    &mut tt,
-                    &mut eg,
-                    h,
-                    &[],
-                    0,
-                    r.decl as usize,
-                    None,
-                );
-                let (mut lo, mut hi) = s.trivial_bounds();
-                let (v, _) = s.mtdf(lo);
-                for &(x, pv) in &poles {
-                    let (dlo, dhi) = Searcher::dist(lay, key.val, x, run);
-                    lo = lo.max(pv as i32 + dlo);
-                    hi = hi.min(pv as i32 + dhi);
-                }
-                assert_eq!((lo, hi), (v, v), "class {class} row {:x}", r.key);
-            }
+            assert_tentpoles_exact(class, &r, &poles, 60, &mut rng);
         }
     }
 }
@@ -143,10 +155,7 @@ fn tentpoles_give_every_valuation_exactly() {
 /// Pruned tentpoles keep every valuation exact, with far fewer tentpoles.
 #[test]
 fn pruned_tentpoles_stay_exact() {
-    let plain = SolverOptions::plain();
-    let (mut tt, mut eg) = (Tt::tiny(), EgCache::tiny());
     for class in 0..2u8 {
-        let lay = class_layout(class);
         let all = rows(class, 3);
         let mut rng = Rng::new(20 + class as u64);
         let (mut full, mut pruned) = (Builder::new(), Builder::new());
@@ -156,38 +165,7 @@ fn pruned_tentpoles_stay_exact() {
             let before = full.build_row(class, &r).len();
             let poles = pruned.build_row(class, &r);
             assert!(poles.len() <= before);
-            let cards = r.hands[0] | r.hands[1] | r.hands[2];
-            let per: Vec<Vec<u32>> = (0..lay.ngroups)
-                .map(|g| candidates(lay, g, (cards & lay.group_mask[g]).count_ones()))
-                .collect();
-            let run = Searcher::trump_run(lay, &r.hands, r.decl as usize);
-            for _ in 0..40 {
-                let sets: Vec<u32> = per
-                    .iter()
-                    .map(|c| c[rng.below(c.len() as u64) as usize])
-                    .collect();
-                let h = revalue(lay, &r.hands, &sets);
-                let (key, _) = canonical_key(lay, h, r.decl as u64 | (class as u64) << 2);
-                let mut s = Searcher::new(
-                    lay,
-                    &plain,
-                    &mut tt,
-                    &mut eg,
-                    h,
-                    &[],
-                    0,
-                    r.decl as usize,
-                    None,
-                );
-                let (mut lo, mut hi) = s.trivial_bounds();
-                let (v, _) = s.mtdf(lo);
-                for &(x, pv) in &poles {
-                    let (dlo, dhi) = Searcher::dist(lay, key.val, x, run);
-                    lo = lo.max(pv as i32 + dlo);
-                    hi = hi.min(pv as i32 + dhi);
-                }
-                assert_eq!((lo, hi), (v, v));
-            }
+            assert_tentpoles_exact(class, &r, &poles, 40, &mut rng);
         }
         assert!(pruned.stats.tentpoles * 3 < full.stats.tentpoles);
     }
