@@ -74,15 +74,7 @@ pub fn check(
     k_max: u32,
 ) -> (usize, usize) {
     let mut rng = Rng::new(seed);
-    let base = SolverOptions {
-        tt_mb: 4,
-        ..SolverOptions::default()
-    };
-    let mut plain = Solver::new(base);
-    let mut with = Solver::new(SolverOptions {
-        lookup: Some(tables),
-        ..base
-    });
+    let [mut plain, mut with] = checking_solvers(tables);
     let mut bad = 0;
     for i in 0..count {
         let k = k_min + (i as u32) % (k_max - k_min + 1);
@@ -94,6 +86,22 @@ pub fn check(
         }
     }
     (count, bad)
+}
+
+/// The two solvers of the exactness checks: without and with `tables` (small tables of
+/// their own: the positions are small).
+fn checking_solvers(tables: LookupRef) -> [Solver; 2] {
+    let base = SolverOptions {
+        tt_mb: 4,
+        ..SolverOptions::default()
+    };
+    [
+        Solver::new(base),
+        Solver::new(SolverOptions {
+            lookup: Some(tables),
+            ..base
+        }),
+    ]
 }
 
 /// The exactness test of the table builder on a sample: builds `nrows` random rows of
@@ -118,15 +126,7 @@ pub fn selfcheck(class: u8, nrows: usize, npos: usize, seed: u64) -> SelfCheck {
     let table = LookupTables::from_tables(vec![ClassTable::from_rows(class, k as u8, built)])
         .expect("one table of the smallest size");
     let tables = leak(table);
-    let base = SolverOptions {
-        tt_mb: 4,
-        ..SolverOptions::default()
-    };
-    let mut plain = Solver::new(base);
-    let mut with = Solver::new(SolverOptions {
-        lookup: Some(tables),
-        ..base
-    });
+    let [mut plain, mut with] = checking_solvers(tables);
     let lay = class_layout(class);
     let mut out = SelfCheck {
         positions: npos,
