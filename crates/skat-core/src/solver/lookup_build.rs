@@ -304,9 +304,16 @@ impl Builder {
         let mut closed: Vec<u32> = Vec::new();
         // every valuation with its trivial bounds (for the prune)
         let mut trivial: Vec<(u32, i32, i32)> = Vec::with_capacity(if self.prune { n } else { 0 });
+        // per end of the order, the two tentpoles that gave the last closed valuation's
+        // bounds: neighbouring valuations are usually closed by the same two, so they are
+        // tried first and most valuations cost two distances instead of a scan
+        let mut hints = [(usize::MAX, usize::MAX); 2];
+        // the tentpoles in the order they are tried: by how many valuations they closed,
+        // re-sorted now and then
+        let mut scan: Vec<u32> = Vec::new();
         self.stats.rows += 1;
         self.stats.valuations += n as u64;
-        for i in order {
+        for (o, i) in order.enumerate() {
             let (_, val, h) = vals[i];
             let mut s = Searcher::new(
                 lay,
@@ -323,16 +330,42 @@ impl Builder {
             if self.prune {
                 trivial.push((val, lo, hi));
             }
-            for (j, &(x, v)) in poles.iter().enumerate() {
+            // the tentpoles giving the bounds so far (MAX: the trivial bounds)
+            let (mut at_lo, mut at_hi) = (usize::MAX, usize::MAX);
+            let mut tighten = |j: usize, lo: &mut i32, hi: &mut i32| {
+                let (x, v) = poles[j];
                 let (dlo, dhi) = Searcher::dist(lay, val, x, run);
-                lo = lo.max(v as i32 + dlo);
-                hi = hi.min(v as i32 + dhi);
-                if lo >= hi {
-                    closed[j] += 1;
-                    break;
+                if v as i32 + dlo > *lo {
+                    *lo = v as i32 + dlo;
+                    at_lo = j;
+                }
+                if v as i32 + dhi < *hi {
+                    *hi = v as i32 + dhi;
+                    at_hi = j;
+                }
+            };
+            let hint = hints[o % 2];
+            for j in [hint.0, hint.1] {
+                if j < poles.len() && lo < hi {
+                    tighten(j, &mut lo, &mut hi);
                 }
             }
+            for &j in &scan {
+                if lo >= hi {
+                    break;
+                }
+                tighten(j as usize, &mut lo, &mut hi);
+            }
             if lo >= hi {
+                for j in [at_lo, at_hi] {
+                    if j < closed.len() {
+                        closed[j] += 1;
+                    }
+                }
+                hints[o % 2] = (at_lo, at_hi);
+                if o % 64 == 63 {
+                    scan.sort_by_key(|&j| std::cmp::Reverse(closed[j as usize]));
+                }
                 continue;
             }
             let (v, _) = s.mtdf_in(lo, hi, (lo + hi) / 2);
@@ -340,6 +373,7 @@ impl Builder {
             // null values do not depend on the valuation: stored as valuation 0
             poles.push((if lay.game_type.is_null() { 0 } else { val }, v as u8));
             closed.push(1);
+            scan.push(poles.len() as u32 - 1);
         }
         // the lookup stops at the first tentpole that closes the bounds: the tentpoles
         // that closed the most valuations' bounds first (stable: ties keep build order)
