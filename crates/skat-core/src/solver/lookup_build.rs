@@ -29,8 +29,9 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::endgame::EgCache;
-use super::layout::Layout;
+use super::layout::{Layout, MAX_GROUPS};
 use super::lookup::{MAX_K, MIN_K};
+use super::lookup_walk::{Combo, Lattice, Walker};
 use super::search::key::canonical_key;
 use super::search::Searcher;
 use super::tt::Tt;
@@ -242,6 +243,9 @@ pub struct Builder {
     eg: EgCache,
     /// Remove redundant tentpoles after building a row ([`prune`]).
     pub prune: bool,
+    /// Replace an open valuation by the ends of its hard-edge walks
+    /// ([`crate::solver::lookup_walk`]).
+    pub walk: bool,
     pub stats: BuildStats,
 }
 
@@ -259,6 +263,7 @@ impl Builder {
             tt: Tt::with_bytes(16 << 20),
             eg: EgCache::tiny(),
             prune: false,
+            walk: true,
             stats: BuildStats::default(),
         }
     }
@@ -271,7 +276,7 @@ impl Builder {
             .map(|g| candidates(lay, g, (all & lay.group_mask[g]).count_ones()))
             .collect();
         // every combination of the groups' rank sets
-        let mut vals: Vec<(i32, u32, [u32; 3])> = Vec::new();
+        let mut vals: Vec<(i32, u32, [u32; 3], Combo)> = Vec::new();
         let mut idx = vec![0usize; lay.ngroups];
         let tag = row.decl as u64 | (class as u64) << 2;
         loop {
@@ -279,7 +284,11 @@ impl Builder {
             let h = revalue(lay, &row.hands, &sets);
             let (key, _) = canonical_key(lay, h, tag);
             assert_eq!(key.a, row.key, "revalued position left its row");
-            vals.push((lay.points_of(h[0] | h[1] | h[2]), key.val, h));
+            let mut combo: Combo = [0; MAX_GROUPS];
+            for g in 0..lay.ngroups {
+                combo[g] = idx[g] as u8;
+            }
+            vals.push((lay.points_of(h[0] | h[1] | h[2]), key.val, h, combo));
             let mut g = 0;
             while g < lay.ngroups {
                 idx[g] += 1;
@@ -299,6 +308,8 @@ impl Builder {
         let n = vals.len();
         let order = (0..n).map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 });
         let run = Searcher::trump_run(lay, &row.hands, row.decl as usize);
+        let walk = self.walk && !lay.game_type.is_null();
+        let lattice = walk.then(|| Lattice::new(lay, &per_group));
         let mut poles: Vec<(u32, u8)> = Vec::new();
         // per tentpole: how many valuations' bounds it was the one to close
         let mut closed: Vec<u32> = Vec::new();
@@ -314,7 +325,7 @@ impl Builder {
         self.stats.rows += 1;
         self.stats.valuations += n as u64;
         for (o, i) in order.enumerate() {
-            let (_, val, h) = vals[i];
+            let (_, val, h, combo) = vals[i];
             let mut s = Searcher::new(
                 lay,
                 &self.opt,
@@ -370,6 +381,41 @@ impl Builder {
             }
             let (v, _) = s.mtdf_in(lo, hi, (lo + hi) / 2);
             self.stats.nodes += s.nodes;
+            if walk {
+                // the ends of the hard-edge walks from this valuation first, then the
+                // valuation itself if they do not close its bounds
+                let mut w = Walker {
+                    lay,
+                    opt: &self.opt,
+                    tt: &mut self.tt,
+                    eg: &mut self.eg,
+                    hands: &row.hands,
+                    decl: row.decl as usize,
+                    per_group: &per_group,
+                    lattice: lattice.as_ref().expect("walks have a lattice"),
+                    nodes: 0,
+                };
+                let ends = [w.walk(&combo, v, false), w.walk(&combo, v, true)];
+                let ends = ends.map(|(z, vz)| {
+                    let zval = canonical_key(lay, w.position(&z), tag).0.val;
+                    (zval, vz)
+                });
+                self.stats.nodes += w.nodes;
+                for (zval, vz) in ends {
+                    if zval == val || poles.iter().any(|p| p.0 == zval) {
+                        continue;
+                    }
+                    let (dlo, dhi) = Searcher::dist(lay, val, zval, run);
+                    lo = lo.max(vz + dlo);
+                    hi = hi.min(vz + dhi);
+                    poles.push((zval, vz as u8));
+                    closed.push(0);
+                    scan.push(poles.len() as u32 - 1);
+                }
+                if lo >= hi {
+                    continue;
+                }
+            }
             // null values do not depend on the valuation: stored as valuation 0
             poles.push((if lay.game_type.is_null() { 0 } else { val }, v as u8));
             closed.push(1);

@@ -142,12 +142,25 @@ fn tentpoles_give_every_valuation_exactly() {
     for class in 0..3u8 {
         let all = rows(class, 3);
         let mut rng = Rng::new(10 + class as u64);
-        let mut b = Builder::new();
+        // with the hard-edge walks (the default) and without
+        let (mut walked, mut greedy) = (Builder::new(), Builder::new());
+        greedy.walk = false;
         for _ in 0..6 {
             let r = all[rng.below(all.len() as u64) as usize];
-            let poles = b.build_row(class, &r);
-            // a random sample of the row's valuations (all of them for small rows)
-            assert_tentpoles_exact(class, &r, &poles, 60, &mut rng);
+            for b in [&mut walked, &mut greedy] {
+                let poles = b.build_row(class, &r);
+                // a random sample of the row's valuations (all of them for small rows)
+                assert_tentpoles_exact(class, &r, &poles, 60, &mut rng);
+            }
+        }
+        // the walks find far fewer tentpoles (null rows have one either way)
+        if class < 2 {
+            assert!(
+                walked.stats.tentpoles * 3 < greedy.stats.tentpoles,
+                "{:?} {:?}",
+                walked.stats,
+                greedy.stats
+            );
         }
     }
 }
@@ -158,7 +171,10 @@ fn pruned_tentpoles_stay_exact() {
     for class in 0..2u8 {
         let all = rows(class, 3);
         let mut rng = Rng::new(20 + class as u64);
+        // the greedy tentpoles, which the prune thins most
         let (mut full, mut pruned) = (Builder::new(), Builder::new());
+        full.walk = false;
+        pruned.walk = false;
         pruned.prune = true;
         for _ in 0..8 {
             let r = all[rng.below(all.len() as u64) as usize];

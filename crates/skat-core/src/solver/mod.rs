@@ -57,6 +57,7 @@ pub mod lookup_bench;
 pub mod lookup_build;
 #[cfg(test)]
 mod lookup_tests;
+mod lookup_walk;
 pub mod order;
 pub mod position;
 pub mod ramsch;

@@ -51,6 +51,11 @@ pub const ENDGAME_CACHE_K: u32 = 4;
 /// 0.40 s on seed 1 and 0.69 / 0.57 / 0.54 s on seed 2). Two-card trick starts are solved
 /// directly by [`tables`].
 pub const SIMILARITY_MIN_CARDS: u32 = 3;
+/// Trick starts with at least this many cards per hand ask the lookup tables before the
+/// transposition table and the quick-trick bounds, smaller ones after them: a lookup costs
+/// more than those tests, and at three cards per hand more than the subtree it replaces,
+/// while at four a subtree is several times larger (see `Searcher::lookup_bounds`).
+pub const LOOKUP_FIRST_K: u32 = 4;
 
 /// The highest set bit of a non-empty mask.
 #[inline]
@@ -405,6 +410,19 @@ impl<'a> Searcher<'a> {
             self.tt.prefetch(&kp.0);
             key = Some(kp);
         }
+        // from LOOKUP_FIRST_K cards per hand a table's subtree is large enough that the table
+        // is asked before the transposition table (see lookup_bounds)
+        let mut looked_up = false;
+        if k <= self.lookup_k && k >= LOOKUP_FIRST_K {
+            let canonical = key.as_ref().map(|(kk, _)| *kk).filter(|kk| kk.canonical);
+            let (tlo, thi) = self.lookup_bounds(k, canonical);
+            lo = lo.max(tlo);
+            hi = hi.min(thi);
+            if let Some(v) = decided(lo, hi, alpha, beta) {
+                return v;
+            }
+            looked_up = true;
+        }
         let mut ttmv_raw = 0xFF;
         if let Some((kk, _)) = &key {
             let lay = self.lay;
@@ -437,7 +455,7 @@ impl<'a> Searcher<'a> {
         // the lookup tables where the transposition table and the static bounds do not decide
         // the node (asked first, the table saves more nodes, since a parent gains more from
         // an exact value than from a bound, but costs far more time: see lookup_bounds)
-        if k <= self.lookup_k {
+        if k <= self.lookup_k && !looked_up {
             let canonical = key.as_ref().map(|(kk, _)| *kk).filter(|kk| kk.canonical);
             let (tlo, thi) = self.lookup_bounds(k, canonical);
             lo = lo.max(tlo);
