@@ -164,18 +164,21 @@ def test_oracle_bench_counts_what_complete_tables_would_save(tmp_path: Path) -> 
     assert main(["bench", "solver", "--oracle", "4", "--pcut", "0.5"]) == 2
 
 
-def test_pruned_build_has_fewer_tentpoles(tmp_path: Path) -> None:
+def test_walks_and_prune_give_fewer_tentpoles(tmp_path: Path) -> None:
     from skat._core import lookup_build_range
 
-    full, a = lookup_build_range("grand", 3, 0, 300)
-    pruned, b = lookup_build_range("grand", 3, 0, 300, True)
-    assert a["rows"] == b["rows"] == 300 and b["tentpoles"] * 3 < a["tentpoles"]
-    assert len(pruned) < len(full)
+    greedy, a = lookup_build_range("grand", 3, 0, 300, False, False)
+    pruned, b = lookup_build_range("grand", 3, 0, 300, True, False)
+    walked, c = lookup_build_range("grand", 3, 0, 300)
+    assert a["rows"] == b["rows"] == c["rows"] == 300
+    assert b["tentpoles"] * 3 < a["tentpoles"] and c["tentpoles"] * 3 < a["tentpoles"]
+    assert len(pruned) < len(greedy) and len(walked) < len(greedy)
     est = {}
-    for name, extra in (("full", []), ("pruned", ["--prune"])):
+    for name, extra in (("greedy", ["--no-walk"]), ("pruned", ["--no-walk", "--prune"])):
         out = tmp_path / f"{name}.json"
         args = ["tables", "build", "--cards", "3", "--classes", "grand", "--estimate", "20"]
         assert main([*args, *extra, "--json", str(out)]) == 0
         est[name] = json.loads(out.read_text())["tables"][0]
-    assert est["pruned"]["prune"] and not est["full"]["prune"]
-    assert est["pruned"]["tentpoles_per_row"] < est["full"]["tentpoles_per_row"]
+    assert est["pruned"]["prune"] and not est["greedy"]["prune"]
+    assert not est["pruned"]["walk"] and not est["greedy"]["walk"]
+    assert est["pruned"]["tentpoles_per_row"] < est["greedy"]["tentpoles_per_row"]

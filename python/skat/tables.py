@@ -91,9 +91,9 @@ def _file(out: str, cls: str, k: int) -> str:
     return os.path.join(out, f"{cls}-{k}.skt")
 
 
-def _build_shard(task: tuple[str, int, int, int, bool]) -> tuple[bytes, dict[str, int]]:
-    cls, k, start, end, prune = task
-    data, stats = lookup_build_range(cls, k, start, end, prune)
+def _build_shard(task: tuple[str, int, int, int, bool, bool]) -> tuple[bytes, dict[str, int]]:
+    cls, k, start, end, prune, walk = task
+    data, stats = lookup_build_range(cls, k, start, end, prune, walk)
     return data, dict(stats)
 
 
@@ -113,12 +113,14 @@ def build(
     ray: str | None = None,
     shard_rows: int = defaults.TABLES_SHARD_ROWS,
     prune: bool = False,
+    walk: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Builds the tables of ``classes`` for 3..``cards`` cards per hand into ``out``.
 
-    ``prune``: remove redundant tentpoles from each row (about 10x fewer, the same values;
-    the build takes longer). Finished tables are kept (resumable);
+    ``walk``: choose tentpoles by hard-edge walks (else greedily: 10-20x more tentpoles, a
+    slower build, the same values). ``prune``: remove redundant tentpoles from each row (the
+    same values; the build takes longer). Finished tables are kept (resumable);
     ``progress(label, rows_done, rows_total)`` is called as shards finish. Returns one summary
     per table built now: class, cards, rows, tentpoles, valuations, nodes, seconds.
     """
@@ -132,7 +134,8 @@ def build(
             final = _file(out, cls, k)
             if os.path.exists(final):
                 continue
-            done.append(_build_table(out, cls, k, workers, ray, shard_rows, prune, progress))
+            method = (prune, walk)
+            done.append(_build_table(out, cls, k, workers, ray, shard_rows, method, progress))
     return done
 
 
@@ -143,7 +146,7 @@ def _build_table(
     workers: int | None,
     ray: str | None,
     shard_rows: int,
-    prune: bool,
+    method: tuple[bool, bool],
     progress: Callable[[str, int, int], None] | None,
 ) -> dict[str, Any]:
     start = time.time()
@@ -158,7 +161,7 @@ def _build_table(
     totals = {"rows": 0, "valuations": 0, "tentpoles": 0, "nodes": 0}
     if progress:
         progress(label, rows_done, n)
-    tasks = [(cls, k, bounds[i][0], bounds[i][1], prune) for i in todo]
+    tasks = [(cls, k, bounds[i][0], bounds[i][1], *method) for i in todo]
     for j, (data, stats) in run_tasks(_build_shard, tasks, workers=workers, ray=ray):
         i = todo[j]
         _write_atomic(paths[i], data)
@@ -199,21 +202,21 @@ def info(path: str) -> list[dict[str, Any]]:
 
 
 def estimate(
-    cls: str, cards: int, sample: int, seed: int = 1, prune: bool = False
+    cls: str, cards: int, sample: int, seed: int = 1, prune: bool = False, walk: bool = True
 ) -> dict[str, Any]:
     """What building one table would cost, measured on ``sample`` random rows (built and
-    thrown away, one thread; ``prune`` as in :func:`build`): rows, seconds per row, tentpoles
-    and valuations per row, the projected CPU hours and the projected file size (12 bytes a
-    row and 5 a tentpole).
+    thrown away, one thread; ``prune`` and ``walk`` as in :func:`build`): rows, seconds per
+    row, tentpoles and valuations per row, the projected CPU hours and the projected file
+    size (12 bytes a row and 5 a tentpole).
 
     >>> e = estimate("null", 3, 50)
     >>> e["rows"], e["tentpoles_per_row"]
     (58680, 1.0)
     """
     _check([cls], cards)
-    out = dict(lookup_estimate(cls, cards, sample, seed, prune))
+    out = dict(lookup_estimate(cls, cards, sample, seed, prune, walk))
     out.update(
-        {"class": cls, "cards": cards, "sample": sample, "prune": prune},
+        {"class": cls, "cards": cards, "sample": sample, "prune": prune, "walk": walk},
         cpu_hours=out["rows"] * out["seconds_per_row"] / 3600,
         disk_bytes=int(out["rows"] * (12 + 5 * out["tentpoles_per_row"])),
     )

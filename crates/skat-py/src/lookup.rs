@@ -41,10 +41,11 @@ pub fn lookup_row_count(py: Python<'_>, cls: &str, k: u32) -> PyResult<usize> {
     Ok(py.allow_threads(|| lookup_build::rows(c, k).len()))
 }
 
-/// Builds rows `start..end` of a class and size (`prune`: remove redundant tentpoles);
-/// returns the shard (a partial table file's bytes) and the work counters.
+/// Builds rows `start..end` of a class and size (`prune`: remove redundant tentpoles;
+/// `walk`: tentpoles from hard-edge walks, else greedy); returns the shard (a partial table
+/// file's bytes) and the work counters.
 #[pyfunction]
-#[pyo3(signature = (cls, k, start, end, prune=false))]
+#[pyo3(signature = (cls, k, start, end, prune=false, walk=true))]
 pub fn lookup_build_range<'py>(
     py: Python<'py>,
     cls: &str,
@@ -52,11 +53,12 @@ pub fn lookup_build_range<'py>(
     start: usize,
     end: usize,
     prune: bool,
+    walk: bool,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
     let c = class_index(cls)?;
     check_k(k)?;
     let (bytes, st) = py.allow_threads(|| {
-        let (rows, st) = lookup_build::build_range(c, k, start, end, prune);
+        let (rows, st) = lookup_build::build_range(c, k, start, end, prune, walk);
         (ClassTable::from_rows(c, k as u8, rows).to_bytes(), st)
     });
     let d = PyDict::new(py);
@@ -199,9 +201,9 @@ pub fn lookup_selfcheck<'py>(
 
 /// The cost of building a class and size, measured on `sample` random rows (built and
 /// discarded, one thread): a dict with rows, seconds_per_row, tentpoles_per_row and
-/// valuations_per_row (`prune`: with redundant tentpoles removed).
+/// valuations_per_row (`prune` and `walk` as in `lookup_build_range`).
 #[pyfunction]
-#[pyo3(signature = (cls, k, sample, seed, prune=false))]
+#[pyo3(signature = (cls, k, sample, seed, prune=false, walk=true))]
 pub fn lookup_estimate<'py>(
     py: Python<'py>,
     cls: &str,
@@ -209,11 +211,12 @@ pub fn lookup_estimate<'py>(
     sample: usize,
     seed: u64,
     prune: bool,
+    walk: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let c = class_index(cls)?;
     check_k(k)?;
     let (rows, per, poles, vals) =
-        py.allow_threads(|| lookup_build::estimate(c, k, sample.max(1), seed, prune));
+        py.allow_threads(|| lookup_build::estimate(c, k, sample.max(1), seed, prune, walk));
     let d = PyDict::new(py);
     d.set_item("rows", rows)?;
     d.set_item("seconds_per_row", per)?;

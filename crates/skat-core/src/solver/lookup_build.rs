@@ -501,18 +501,20 @@ pub fn prune(
 }
 
 /// Builds rows `start..end` of a class and size: `(key, tentpoles)` per row (`prune`: see
-/// [`prune`]).
+/// [`prune`]; `walk`: see [`Builder::walk`]).
 pub fn build_range(
     class: u8,
     k: u32,
     start: usize,
     end: usize,
     prune: bool,
+    walk: bool,
 ) -> (Vec<BuiltRow>, BuildStats) {
     let all = rows(class, k);
     let end = end.min(all.len());
     let mut b = Builder::new();
     b.prune = prune;
+    b.walk = walk;
     let out = all[start.min(end)..end]
         .iter()
         .map(|r| (r.key, b.build_row(class, r)))
@@ -522,11 +524,19 @@ pub fn build_range(
 
 /// What a full build of a class and size would cost, from `n` random rows built and thrown
 /// away: (rows of the table, CPU seconds per row, tentpoles per row, valuations per row).
-pub fn estimate(class: u8, k: u32, n: usize, seed: u64, prune: bool) -> (usize, f64, f64, f64) {
+pub fn estimate(
+    class: u8,
+    k: u32,
+    n: usize,
+    seed: u64,
+    prune: bool,
+    walk: bool,
+) -> (usize, f64, f64, f64) {
     let all = rows(class, k);
     let mut rng = crate::rng::Rng::new(seed);
     let mut b = Builder::new();
     b.prune = prune;
+    b.walk = walk;
     let start = std::time::Instant::now();
     for _ in 0..n {
         let r = all[rng.below(all.len() as u64) as usize];
