@@ -15,10 +15,11 @@
 //! and have the same value), ordered by their card points from both ends (the lowest, the
 //! highest, the second lowest, ...: extreme valuations bound the most others). A valuation
 //! whose bounds from the tentpoles found so far (and the trivial bounds 0 and the points in
-//! play) do not meet is solved exactly inside those bounds and becomes a tentpole. At the end
-//! every valuation's bounds meet: the invariant the lookup relies on. (The thesis walks hard
-//! edges to find a minimal set of sources and sinks; this greedy order keeps more tentpoles
-//! but needs no walk.)
+//! play) do not meet is solved exactly inside those bounds; the ends of the two hard-edge
+//! walks from it ([`crate::solver::lookup_walk`]) become tentpoles, and the valuation itself
+//! too if they do not close its bounds. At the end every valuation's bounds meet: the
+//! invariant the lookup relies on. Without the walks ([`Builder::walk`] false) the open
+//! valuations themselves are the tentpoles: 10-20 times as many.
 //!
 //! Rows are independent: a build is split into shards of consecutive rows, which run in
 //! parallel and can be resumed; [`crate::solver::lookup::ClassTable::from_rows`] joins them.

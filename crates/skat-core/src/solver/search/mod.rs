@@ -51,11 +51,6 @@ pub const ENDGAME_CACHE_K: u32 = 4;
 /// 0.40 s on seed 1 and 0.69 / 0.57 / 0.54 s on seed 2). Two-card trick starts are solved
 /// directly by [`tables`].
 pub const SIMILARITY_MIN_CARDS: u32 = 3;
-/// Trick starts with at least this many cards per hand ask the lookup tables before the
-/// transposition table and the quick-trick bounds, smaller ones after them: a lookup costs
-/// more than those tests, and at three cards per hand more than the subtree it replaces,
-/// while at four a subtree is several times larger (see `Searcher::lookup_bounds`).
-pub const LOOKUP_FIRST_K: u32 = 4;
 
 /// The highest set bit of a non-empty mask.
 #[inline]
@@ -410,19 +405,6 @@ impl<'a> Searcher<'a> {
             self.tt.prefetch(&kp.0);
             key = Some(kp);
         }
-        // from LOOKUP_FIRST_K cards per hand a table's subtree is large enough that the table
-        // is asked before the transposition table (see lookup_bounds)
-        let mut looked_up = false;
-        if k <= self.lookup_k && k >= LOOKUP_FIRST_K {
-            let canonical = key.as_ref().map(|(kk, _)| *kk).filter(|kk| kk.canonical);
-            let (tlo, thi) = self.lookup_bounds(k, canonical);
-            lo = lo.max(tlo);
-            hi = hi.min(thi);
-            if let Some(v) = decided(lo, hi, alpha, beta) {
-                return v;
-            }
-            looked_up = true;
-        }
         let mut ttmv_raw = 0xFF;
         if let Some((kk, _)) = &key {
             let lay = self.lay;
@@ -455,7 +437,7 @@ impl<'a> Searcher<'a> {
         // the lookup tables where the transposition table and the static bounds do not decide
         // the node (asked first, the table saves more nodes, since a parent gains more from
         // an exact value than from a bound, but costs far more time: see lookup_bounds)
-        if k <= self.lookup_k && !looked_up {
+        if k <= self.lookup_k {
             let canonical = key.as_ref().map(|(kk, _)| *kk).filter(|kk| kk.canonical);
             let (tlo, thi) = self.lookup_bounds(k, canonical);
             lo = lo.max(tlo);
@@ -542,10 +524,12 @@ impl<'a> Searcher<'a> {
     /// Bounds on the current start-of-trick position (`k` cards per hand, a size the lookup
     /// tables hold) from its row's tentpoles: exact for a complete table (see
     /// [`crate::solver::lookup`]); no bounds if the row is missing. Asked only where the
-    /// transposition table and the static bounds leave the node open: at 30 cards with
-    /// complete 3-card tables that saves 12-16% of the suit and grand nodes at +16% / +0%
-    /// time, where asking it first saves 20-22% at +66-80% / +13-31% (a lookup, a hash probe
-    /// and a scan of tentpoles, costs more than the cheap tests it would pre-empt).
+    /// transposition table and the static bounds leave the node open. At 30 cards, with
+    /// complete suit-3, grand-3 and grand-4 tables, that saves 12-15% of the suit nodes at
+    /// -2% to -4% time and 42-47% of the grand nodes at -28% time. Asking first, before the
+    /// transposition table, saves a little more (suit -14% to -16%, grand -44% to -48%) but
+    /// takes more time (suit +3% to +5%, grand -25% to -32%): a lookup (a hash probe and a
+    /// scan of tentpoles) costs more than the cheap tests it would pre-empt.
     #[inline(never)]
     fn lookup_bounds(&self, k: u32, canonical: Option<Key>) -> (i32, i32) {
         let (mut lo, mut hi) = (i32::MIN, i32::MAX);
