@@ -10,6 +10,9 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -72,6 +75,46 @@ def test_run_tasks_restarts_a_pool_whose_worker_died(tmp_path: Path) -> None:
     marker = str(tmp_path / "marker")
     assert list(run_tasks(_die_once, [marker], workers=2)) == [(0, 7)]
     assert os.path.exists(marker)
+
+
+_ORPHANS = """
+import os, sys, time
+from skat.parallel import run_tasks
+
+def task(i):
+    open(os.path.join(sys.argv[1], f"{os.getpid()}.pid"), "w").close()
+    time.sleep(120)
+    return i
+
+if __name__ == "__main__":
+    list(run_tasks(task, [0, 1], workers=2))
+"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+def test_workers_exit_when_their_caller_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "orphans.py"
+    script.write_text(_ORPHANS)
+    caller = subprocess.Popen([sys.executable, str(script), str(tmp_path)])
+    deadline = time.time() + 120
+    while len(list(tmp_path.glob("*.pid"))) < 2 and time.time() < deadline:
+        time.sleep(0.1)
+    workers = [int(p.stem) for p in tmp_path.glob("*.pid")]
+    assert len(workers) == 2 and all(_running(w) for w in workers)
+    caller.kill()
+    caller.wait()
+    deadline = time.time() + 30
+    while any(_running(w) for w in workers) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not any(_running(w) for w in workers)
 
 
 # ----- self-play runs ---------------------------------------------------------------------

@@ -8,7 +8,8 @@ same on one process, on ``N`` local processes and on a cluster.
 
 - **Locally** (``ray=None``, the default): ``workers`` spawned processes (never forked: the
   Rust core's threads do not survive a fork), or the calling process itself for one worker.
-  The workers ignore SIGINT, so Ctrl-C reaches only the caller. A pool whose worker dies (out of
+  The workers ignore SIGINT, so Ctrl-C reaches only the caller, and exit by themselves when
+  the caller is gone (killed, say), within about a second. A pool whose worker dies (out of
   memory, killed) is started again and the tasks it had not finished run again.
 - **On Ray** (``ray="auto"`` to join the cluster this machine belongs to, ``"ray://HOST:10001"``
   for a remote one, ``"local"`` to start a private instance on this machine): each task is a
@@ -27,7 +28,10 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -39,6 +43,9 @@ from skat.defaults import local_cores
 T = TypeVar("T")
 R = TypeVar("R")
 
+PARENT_POLL_SECONDS = 1.0
+"""How often a local worker checks that the process that started it is still there."""
+
 RAY_LOCAL = "local"
 """The ``--ray`` address that starts a private Ray instance on this machine."""
 
@@ -47,8 +54,17 @@ class ParallelError(SkatError):
     """Tasks could not be run: Ray missing or unreachable, or workers dying again and again."""
 
 
+def _exit_with_parent(parent: int) -> None:
+    while True:
+        time.sleep(PARENT_POLL_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
 def _worker_start(initializer: Callable[..., object] | None, initargs: tuple[Any, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # an orphaned worker would otherwise wait for tasks forever
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     if initializer is not None:
         initializer(*initargs)
 
