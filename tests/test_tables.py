@@ -130,6 +130,7 @@ def test_bench_solver_with_tables(null_tables: str, tmp_path: Path) -> None:
         ["tables", "build", "--cards", "9", "--out", "x"],
         ["tables", "build", "--cards", "3", "--classes", "ramsch", "--out", "x"],
         ["tables", "info", "/no/such/dir"],
+        ["tables", "check", "/no/such/dir"],
         ["bench", "solver", "--tables", "/no/such/dir"],
     ],
 )
@@ -139,6 +140,21 @@ def test_bad_options_are_one_line_errors(
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert err and "\n" not in err and "Traceback" not in err
+
+
+def test_check_command_solves_with_and_without_the_tables(
+    null_tables: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "c.json"
+    assert main(["tables", "check", null_tables, "--positions", "300", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["classes"] == [
+        {"class": "null", "cards": [4, 6], "positions": 300, "mismatches": 0}
+    ]
+    # a differing value is a failure
+    wrong = [{"class": "null", "cards": [4, 6], "positions": 300, "mismatches": 2}]
+    monkeypatch.setattr("skat.tables.check", lambda *args: wrong)
+    assert main(["tables", "check", null_tables]) == 1
 
 
 def test_estimate_projects_a_build(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from skat import defaults
 from skat._core import (
     TablesError,
     lookup_build_range,
+    lookup_check,
     lookup_estimate,
     lookup_info,
     lookup_merge,
@@ -45,6 +46,7 @@ __all__ = [
     "MIN_CARDS",
     "TablesError",
     "build",
+    "check",
     "default_dir",
     "estimate",
     "info",
@@ -198,6 +200,35 @@ def info(path: str) -> list[dict[str, Any]]:
         d = dict(t)
         d["disk_bytes"] = os.path.getsize(_file(path, d["class"], d["cards"]))
         out.append(d)
+    return out
+
+
+def check(path: str, positions: int, seed: int = 1) -> list[dict[str, Any]]:
+    """Solves ``positions`` random positions per class of the directory with and without its
+    tables and counts the values that differ (none, for correct tables). The positions have
+    one to two cards per hand more than the class's largest table, down to one more than its
+    smallest, so that the tables are read inside the searches. One summary per class: class,
+    cards (the hand sizes), positions, mismatches.
+
+    >>> import tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> _ = build(d, cards=3, classes=("null",), workers=1)
+    >>> check(d, 200)
+    [{'class': 'null', 'cards': [4, 5], 'positions': 200, 'mismatches': 0}]
+    """
+    if positions < 1:
+        raise TablesError(f"positions must be at least 1, got {positions}")
+    sizes: dict[str, list[int]] = {}
+    for t in info(path):
+        if t["complete"]:
+            sizes.setdefault(t["class"], []).append(t["cards"])
+    out = []
+    for cls in CLASSES:
+        if cls not in sizes:
+            continue
+        lo, hi = min(sizes[cls]) + 1, max(sizes[cls]) + 2
+        n, bad = lookup_check(path, cls, positions, seed, lo, hi)
+        out.append({"class": cls, "cards": [lo, hi], "positions": n, "mismatches": bad})
     return out
 
 

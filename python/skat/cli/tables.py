@@ -145,6 +145,26 @@ def cmd_tables_info(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_tables_check(args: argparse.Namespace, console: Console) -> int:
+    from skat.tables import check
+
+    with console.status(f"solving {args.positions} positions per class, with and without"):
+        rows = check(args.dir, args.positions, args.seed)
+    t = Table(title=f"{args.dir}: the tables against the plain solver (seed {args.seed})")
+    for col in ("class", "cards per hand", "positions", "values that differ"):
+        t.add_column(col, justify="right")
+    for r in rows:
+        t.add_row(
+            r["class"], "{}..{}".format(*r["cards"]), f"{r['positions']:,}", str(r["mismatches"])
+        )
+    if rows:
+        console.print(t)
+    else:
+        console.print(f"{args.dir}: no complete tables")
+    save_json(args.json, {"dir": args.dir, "seed": args.seed, "classes": rows})
+    return 1 if any(r["mismatches"] for r in rows) else 0
+
+
 def _check_build(args: argparse.Namespace) -> None:
     if args.estimate is None and args.out is None:
         raise OptionError("--out", "a tables directory is required (unless --estimate)")
@@ -157,14 +177,15 @@ def _existing_dir(text: str) -> str:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Adds ``tables`` with ``build`` and ``info``."""
+    """Adds ``tables`` with ``build``, ``info`` and ``check``."""
     from skat.tables import MAX_CARDS, MIN_CARDS
 
     t = sub.add_parser(
         "tables",
         help="build or inspect the solver's endgame lookup tables",
         description="Endgame lookup tables: 'skat tables build' makes them,"
-        " 'skat tables info DIR' summarises a directory.",
+        " 'skat tables info DIR' summarises a directory, 'skat tables check DIR' checks it"
+        " against the plain solver.",
     )
     kinds = t.add_subparsers(dest="what", metavar="KIND", required=True)
     b = kinds.add_parser(
@@ -231,3 +252,21 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     i.add_argument("dir", metavar="DIR", type=_existing_dir, help="the tables directory")
     i.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the summary")
     i.set_defaults(func=cmd_tables_info)
+    c = kinds.add_parser(
+        "check",
+        help="check a tables directory against the plain solver",
+        description="Solves random positions of each class of DIR with and without its"
+        " complete tables (one or two cards per hand more than the tables hold, so that they"
+        " are read inside the search) and counts the values that differ; exit status 1 if"
+        " any does.",
+    )
+    c.add_argument("dir", metavar="DIR", type=_existing_dir, help="the tables directory")
+    c.add_argument(
+        "--positions",
+        type=checks.integer(1, checks.COUNT_MAX),
+        default=10000,
+        help="random positions per class (default: 10000)",
+    )
+    c.add_argument("--seed", type=checks.integer(0, None), default=1, help="seed (default: 1)")
+    c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the summary")
+    c.set_defaults(func=cmd_tables_check)
