@@ -312,7 +312,7 @@ impl Builder {
         let walk = self.walk && !lay.game_type.is_null();
         let lattice = walk.then(|| Lattice::new(lay, &per_group));
         let mut poles: Vec<(u32, u8)> = Vec::new();
-        // per tentpole: how many valuations' bounds it was the one to close
+        // per tentpole: of how many valuations it gave one of the two bounds that closed them
         let mut closed: Vec<u32> = Vec::new();
         // every valuation with its trivial bounds (for the prune)
         let mut trivial: Vec<(u32, i32, i32)> = Vec::with_capacity(if self.prune { n } else { 0 });
