@@ -157,6 +157,15 @@ def test_check_command_solves_with_and_without_the_tables(
     assert main(["tables", "check", null_tables]) == 1
 
 
+def test_bench_pimc_with_tables(null_tables: str, tmp_path: Path) -> None:
+    out = tmp_path / "p.json"
+    args = ["bench", "pimc", "--deals", "1", "--worlds", "2", "--full-games", "1"]
+    assert main([*args, "--tables", null_tables, "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["tables"] == null_tables and data["trick1_all"]["n"] == 3
+    assert f"tables={null_tables}" in data["player"]
+
+
 def test_estimate_projects_a_build(tmp_path: Path) -> None:
     out = tmp_path / "e.json"
     args = ["tables", "build", "--cards", "3", "--classes", "null,grand", "--estimate", "5"]

@@ -176,16 +176,18 @@ def bench_pimc(
     games: int = BENCH_PIMC_GAMES,
     on_step: Callable[[str], None] | None = None,
     pcut: float = 0.0,
+    tables: str | None = None,
 ) -> dict[str, Any]:
     """Seconds per PIMC decision in the first trick (each of its three cards, on deals bid and
     declared by the ``rules`` player) and seconds per full game of three ``pimc`` players
-    (``pcut``: ProbCut at that confidence, 0 for the exact solver).
+    (``pcut``: ProbCut at that confidence, 0 for the exact solver; ``tables``: a directory of
+    endgame lookup tables, none by default).
     """
     from skat._core import Phase, Pimc
     from skat.match import play
     from skat.players import make_player
 
-    engine = Pimc(worlds=worlds, threads=threads, points=points, pcut=pcut)
+    engine = Pimc(worlds=worlds, threads=threads, points=points, pcut=pcut, tables=tables)
     per_card: list[list[float]] = [[], [], []]
     kinds: dict[str, list[float]] = {}
     j = 0
@@ -205,8 +207,10 @@ def bench_pimc(
             game.apply(d.best.__str__())
         if on_step is not None:
             on_step("decision")
-    spec = f"pimc:worlds={worlds},threads={threads},points={points}" + (
-        f",pcut={pcut}" if pcut else ""
+    spec = (
+        f"pimc:worlds={worlds},threads={threads},points={points}"
+        + (f",pcut={pcut}" if pcut else "")
+        + (f",tables={tables}" if tables else "")
     )
     game_times: list[float] = []
     for g in range(games):
@@ -223,6 +227,7 @@ def bench_pimc(
         "threads": threads,
         "points": points,
         "pcut": pcut,
+        "tables": tables,
         "seed": seed,
         "trick1_seconds": [_summary(v) for v in per_card],
         "trick1_all": _summary([x for v in per_card for x in v]),

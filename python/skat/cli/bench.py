@@ -272,11 +272,13 @@ def cmd_bench_pimc(args: argparse.Namespace, console: Console) -> int:
             games=args.full_games,
             on_step=lambda _what: progress.advance(task),
             pcut=args.pcut,
+            tables=args.tables,
         )
     table = Table(
         title=f"PIMC decisions in trick 1: {args.worlds} worlds, {args.threads} thread(s),"
         f" points {'on' if points else 'off'}, {args.deals} deals bid by 'rules', seed {args.seed}"
         + (f", ProbCut {args.pcut}" if args.pcut else "")
+        + (f", tables {args.tables}" if args.tables else "")
     )
     for col in ("decision", "n", "median s", "mean s", "p95 s", "max s"):
         table.add_column(col, justify="left" if col == "decision" else "right")
@@ -524,6 +526,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         default=0.0,
         metavar="P",
         help="ProbCut at confidence P in the solver (default: 0, the exact solver)",
+    )
+    p.add_argument(
+        "--tables",
+        metavar="DIR",
+        type=checks.in_path,
+        help="endgame lookup tables for the solver ('skat tables build'; default: none)",
     )
     _common(p, None)
     p.set_defaults(func=cmd_bench_pimc)
