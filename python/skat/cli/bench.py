@@ -475,7 +475,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     s.add_argument(
         "--tables",
         metavar="DIR",
-        type=checks.in_path,
+        type=checks.in_dir,
         help="instead: compare the solver with the endgame lookup tables of DIR ('skat tables"
         " build') and without, solve and analyze on the same positions: nodes and time of"
         " each, and a check that every value agrees",
@@ -530,7 +530,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument(
         "--tables",
         metavar="DIR",
-        type=checks.in_path,
+        type=checks.in_dir,
         help="endgame lookup tables for the solver ('skat tables build'; default: none)",
     )
     _common(p, None)

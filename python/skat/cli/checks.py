@@ -146,6 +146,15 @@ def in_path(text: str) -> str:
     return in_file(text)
 
 
+def in_dir(text: str) -> str:
+    """An argparse type: an existing, readable directory."""
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"expected an existing directory, no directory {text!r}")
+    if not os.access(text, os.R_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"expected a readable directory, cannot read {text!r}")
+    return text
+
+
 def out_dir(text: str) -> str:
     """An argparse type: a directory to write into: it exists (and is writable) or its parent
     does, so that it can be made."""

@@ -7,7 +7,6 @@ and prints the summaries.
 from __future__ import annotations
 
 import argparse
-import os
 
 from rich.console import Console
 from rich.table import Table
@@ -170,12 +169,6 @@ def _check_build(args: argparse.Namespace) -> None:
         raise OptionError("--out", "a tables directory is required (unless --estimate)")
 
 
-def _existing_dir(text: str) -> str:
-    if not os.path.isdir(text):
-        raise argparse.ArgumentTypeError(f"expected a tables directory, no {text!r}")
-    return text
-
-
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Adds ``tables`` with ``build``, ``info`` and ``check``."""
     from skat.tables import MAX_CARDS, MIN_CARDS
@@ -249,7 +242,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         description="Rows, tentpoles, memory and disk size of each table of DIR, and whether"
         " it holds every row of its class and size.",
     )
-    i.add_argument("dir", metavar="DIR", type=_existing_dir, help="the tables directory")
+    i.add_argument("dir", metavar="DIR", type=checks.in_dir, help="the tables directory")
     i.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the summary")
     i.set_defaults(func=cmd_tables_info)
     c = kinds.add_parser(
@@ -260,7 +253,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         " are read inside the search) and counts the values that differ; exit status 1 if"
         " any does.",
     )
-    c.add_argument("dir", metavar="DIR", type=_existing_dir, help="the tables directory")
+    c.add_argument("dir", metavar="DIR", type=checks.in_dir, help="the tables directory")
     c.add_argument(
         "--positions",
         type=checks.integer(1, checks.COUNT_MAX),
