@@ -49,13 +49,17 @@ pub const MAX_K: u8 = 6;
 pub const MIN_K: u8 = 3;
 
 const MAGIC: &[u8; 4] = b"SKLT";
+/// Marks a record whose tentpoles are stored with an earlier row.
+const SHARED: u32 = 1 << 31;
 const VERSION: u8 = 1;
 
 /// One class and hand size. In memory the rows are packed records in key order, each
 /// `[key low, key high, n, n valuations, the n values four to a word]`, in a buffer of huge
 /// pages with an open-addressing index (slot of the key's hash, linear probing, at most half
-/// full: record offset + 1, 0 empty), so that a lookup costs about two cache misses. Null
-/// tables (one tentpole a row, its valuation irrelevant) keep `[key low, key high, value]`.
+/// full: record offset + 1, 0 empty), so that a lookup costs about two cache misses. A row
+/// whose tentpoles are exactly those of an earlier row (about half of the rows' entries) is
+/// `[key low, key high, SHARED | word of the earlier row's n]` instead. Null tables (one
+/// tentpole a row, its valuation irrelevant) keep `[key low, key high, value]`.
 pub struct ClassTable {
     pub class: u8,
     pub k: u8,
@@ -97,11 +101,21 @@ impl ClassTable {
         rows.sort_unstable_by_key(|r| r.0);
         // null values do not depend on the valuation: one tentpole a row, its valuation dropped
         let compact = class == 2 && rows.iter().all(|r| r.1.len() == 1);
+        // the word of the first row with each list of tentpoles (filled as rows are written)
+        let mut first: HashMap<&[(u32, u8)], u32> = HashMap::new();
         let words: usize = if compact {
             3 * rows.len()
         } else {
+            let mut seen = std::collections::HashSet::new();
             rows.iter()
-                .map(|r| 3 + r.1.len() + r.1.len().div_ceil(4))
+                .map(|r| {
+                    let n = r.1.len();
+                    3 + if seen.insert(&r.1[..]) {
+                        n + n.div_ceil(4)
+                    } else {
+                        0
+                    }
+                })
                 .sum()
         };
         assert!(words < u32::MAX as usize, "a table of more than 16 GB");
@@ -126,6 +140,13 @@ impl ClassTable {
                 entries += 1;
                 continue;
             }
+            entries += poles.len();
+            if let Some(&at) = first.get(&poles[..]) {
+                data[o + 2] = SHARED | at;
+                o += 3;
+                continue;
+            }
+            first.insert(&poles[..], o as u32 + 2);
             data[o + 2] = poles.len() as u32;
             o += 3;
             for (i, &(v, _)) in poles.iter().enumerate() {
@@ -136,8 +157,8 @@ impl ClassTable {
                 data[o + i / 4] |= (x as u32) << (8 * (i % 4));
             }
             o += poles.len().div_ceil(4);
-            entries += poles.len();
         }
+        drop(first);
         ClassTable {
             class,
             k,
@@ -174,10 +195,17 @@ impl ClassTable {
             };
             return (key, r, o + 3);
         }
-        let n = self.data[o + 2] as usize;
-        let vals = &self.data[o + 3..o + 3 + n];
-        let end = o + 3 + n + n.div_ceil(4);
-        let packed = &self.data[o + 3 + n..end];
+        let w = self.data[o + 2];
+        // the word holding n: here, or with the earlier row that has the same tentpoles
+        let (at, end) = if w & SHARED != 0 {
+            ((w & !SHARED) as usize, o + 3)
+        } else {
+            let n = w as usize;
+            (o + 2, o + 3 + n + n.div_ceil(4))
+        };
+        let n = self.data[at] as usize;
+        let vals = &self.data[at + 1..at + 1 + n];
+        let packed = &self.data[at + 1 + n..at + 1 + n + n.div_ceil(4)];
         (key, RowRef { vals, packed }, end)
     }
 

@@ -33,7 +33,9 @@ fn small_table(class: u8, n: usize, seed: u64) -> ClassTable {
 fn file_round_trip_and_damage() {
     let null = small_table(2, 20, 1);
     assert_eq!(ClassTable::from_bytes(&null.to_bytes()).unwrap(), null);
-    let t = small_table(1, 20, 1);
+    // enough rows that some share their tentpoles
+    let t = small_table(1, 200, 1);
+    assert!(t.iter_rows().map(|r| r.1).collect::<HashSet<_>>().len() < t.rows());
     let b = t.to_bytes();
     assert_eq!(ClassTable::from_bytes(&b).unwrap(), t);
     let mut bad = b.clone();
@@ -50,6 +52,31 @@ fn file_round_trip_and_damage() {
     let h = super::lookup::fnv1a(&other[..n]);
     other[n..].copy_from_slice(&h.to_le_bytes());
     assert!(ClassTable::from_bytes(&other).is_err());
+}
+
+/// Rows with the same tentpoles share them in memory and read back unchanged.
+#[test]
+fn equal_rows_share_their_tentpoles() {
+    let a = vec![(5u32, 3u8), (7, 9), (11, 1), (13, 2), (17, 0)];
+    let rows = vec![
+        (30u64, a.clone()),
+        (10, a.clone()),
+        (20, vec![(1, 1)]),
+        (40, a),
+    ];
+    let t = ClassTable::from_rows(1, 3, rows.clone());
+    let mut sorted = rows.clone();
+    sorted.sort_by_key(|r| r.0);
+    assert_eq!(t.iter_rows().collect::<Vec<_>>(), sorted);
+    for (key, poles) in &rows {
+        let r = t.row(*key).unwrap();
+        let got: Vec<(u32, u8)> = (0..r.vals.len()).map(|i| (r.vals[i], r.value(i))).collect();
+        assert_eq!(&got, poles);
+    }
+    assert_eq!(t.entries(), 16);
+    // stored once: three records of 3 words, two lists (5 + 2 and 1 + 1 words, n each)
+    let unshared = ClassTable::from_rows(1, 3, vec![(1, vec![(5, 3)]), (2, vec![(6, 3)])]);
+    assert!(t.bytes() - unshared.bytes() < 4 * (4 * 3 + 8 + 3));
 }
 
 #[test]

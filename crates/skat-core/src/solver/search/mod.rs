@@ -526,7 +526,7 @@ impl<'a> Searcher<'a> {
     /// [`crate::solver::lookup`]); no bounds if the row is missing. Asked only where the
     /// transposition table and the static bounds leave the node open. At 30 cards, with
     /// complete suit-3, grand-3 and grand-4 tables, that saves 12-15% of the suit nodes at
-    /// -2% to -4% time and 42-47% of the grand nodes at -28% time. Asking first, before the
+    /// -1% to -4% time and 42-47% of the grand nodes at -16% to -28% time. Asking first, before the
     /// transposition table, saves a little more (suit -14% to -16%, grand -44% to -48%) but
     /// takes more time (suit +3% to +5%, grand -25% to -32%): a lookup (a hash probe and a
     /// scan of tentpoles) costs more than the cheap tests it would pre-empt.
