@@ -34,6 +34,7 @@
 //! directory), so that [`LookupRef`] is a plain `'static` reference the `Copy` solver
 //! options can carry.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -101,17 +102,29 @@ impl ClassTable {
         rows.sort_unstable_by_key(|r| r.0);
         // null values do not depend on the valuation: one tentpole a row, its valuation dropped
         let compact = class == 2 && rows.iter().all(|r| r.1.len() == 1);
-        // the word of the first row with each list of tentpoles (filled as rows are written)
-        let mut first: HashMap<&[(u32, u8)], u32> = HashMap::new();
+        // per row, the earlier row with the same tentpoles (one hashing pass)
+        let mut first: HashMap<&[(u32, u8)], usize> = HashMap::new();
+        let earlier: Vec<Option<usize>> = if compact {
+            Vec::new()
+        } else {
+            (rows.iter().enumerate())
+                .map(|(i, r)| match first.entry(&r.1[..]) {
+                    Entry::Occupied(e) => Some(*e.get()),
+                    Entry::Vacant(e) => {
+                        e.insert(i);
+                        None
+                    }
+                })
+                .collect()
+        };
+        drop(first);
         let words: usize = if compact {
             3 * rows.len()
         } else {
-            let mut seen = std::collections::HashSet::new();
-            rows.iter()
-                .map(|r| {
-                    let n = r.1.len();
-                    3 + if seen.insert(&r.1[..]) {
-                        n + n.div_ceil(4)
+            (rows.iter().zip(&earlier))
+                .map(|(r, e)| {
+                    3 + if e.is_none() {
+                        r.1.len() + r.1.len().div_ceil(4)
                     } else {
                         0
                     }
@@ -126,7 +139,9 @@ impl ClassTable {
         let mask = (1usize << bits) - 1;
         let mut o = 0;
         let mut entries = 0;
-        for (key, poles) in &rows {
+        // per row, the word of its tentpole count (for the rows that share it)
+        let mut n_word = vec![0u32; earlier.len()];
+        for (r, (key, poles)) in rows.iter().enumerate() {
             let mut sl = slot_of(*key, shift);
             while index[sl] != 0 {
                 sl = (sl + 1) & mask;
@@ -141,12 +156,12 @@ impl ClassTable {
                 continue;
             }
             entries += poles.len();
-            if let Some(&at) = first.get(&poles[..]) {
-                data[o + 2] = SHARED | at;
+            if let Some(e) = earlier[r] {
+                data[o + 2] = SHARED | n_word[e];
                 o += 3;
                 continue;
             }
-            first.insert(&poles[..], o as u32 + 2);
+            n_word[r] = o as u32 + 2;
             data[o + 2] = poles.len() as u32;
             o += 3;
             for (i, &(v, _)) in poles.iter().enumerate() {
@@ -158,7 +173,6 @@ impl ClassTable {
             }
             o += poles.len().div_ceil(4);
         }
-        drop(first);
         ClassTable {
             class,
             k,

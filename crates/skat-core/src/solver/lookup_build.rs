@@ -228,6 +228,20 @@ pub(crate) fn revalue(lay: &Layout, hands: &[u32; 3], sets: &[u32]) -> [u32; 3] 
     out
 }
 
+/// The row's position at valuation `z` (per group, the index of a candidate rank set in
+/// `per_group`).
+pub(crate) fn position_of(
+    lay: &Layout,
+    hands: &[u32; 3],
+    per_group: &[Vec<u32>],
+    z: &Combo,
+) -> [u32; 3] {
+    let sets: Vec<u32> = (0..lay.ngroups)
+        .map(|g| per_group[g][z[g] as usize])
+        .collect();
+    revalue(lay, hands, &sets)
+}
+
 /// Work counters of a build.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BuildStats {
@@ -278,25 +292,20 @@ impl Builder {
             .collect();
         // every combination of the groups' rank sets
         let mut vals: Vec<(i32, u32, [u32; 3], Combo)> = Vec::new();
-        let mut idx = vec![0usize; lay.ngroups];
+        let mut combo: Combo = [0; MAX_GROUPS];
         let tag = row.decl as u64 | (class as u64) << 2;
         loop {
-            let sets: Vec<u32> = (0..lay.ngroups).map(|g| per_group[g][idx[g]]).collect();
-            let h = revalue(lay, &row.hands, &sets);
+            let h = position_of(lay, &row.hands, &per_group, &combo);
             let (key, _) = canonical_key(lay, h, tag);
             assert_eq!(key.a, row.key, "revalued position left its row");
-            let mut combo: Combo = [0; MAX_GROUPS];
-            for g in 0..lay.ngroups {
-                combo[g] = idx[g] as u8;
-            }
             vals.push((lay.points_of(h[0] | h[1] | h[2]), key.val, h, combo));
             let mut g = 0;
             while g < lay.ngroups {
-                idx[g] += 1;
-                if idx[g] < per_group[g].len() {
+                combo[g] += 1;
+                if (combo[g] as usize) < per_group[g].len() {
                     break;
                 }
-                idx[g] = 0;
+                combo[g] = 0;
                 g += 1;
             }
             if g == lay.ngroups {

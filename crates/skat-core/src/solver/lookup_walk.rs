@@ -27,7 +27,7 @@
 
 use super::endgame::EgCache;
 use super::layout::{Layout, MAX_GROUPS};
-use super::lookup_build::revalue;
+use super::lookup_build::position_of;
 use super::search::Searcher;
 use super::tt::Tt;
 use super::SolverOptions;
@@ -104,10 +104,7 @@ pub(crate) struct Walker<'a> {
 impl Walker<'_> {
     /// The position of a valuation.
     pub(crate) fn position(&self, z: &Combo) -> [u32; 3] {
-        let sets: Vec<u32> = (0..self.lay.ngroups)
-            .map(|g| self.per_group[g][z[g] as usize])
-            .collect();
-        revalue(self.lay, self.hands, &sets)
+        position_of(self.lay, self.hands, self.per_group, z)
     }
 
     /// Is the value of valuation `z` at least `t`?
