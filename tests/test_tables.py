@@ -192,14 +192,17 @@ def test_oracle_bench_counts_what_complete_tables_would_save(tmp_path: Path) -> 
 def test_walks_and_prune_give_fewer_tentpoles(tmp_path: Path) -> None:
     from skat._core import lookup_build_range
 
-    greedy, a = lookup_build_range("grand", 3, 0, 300, False, False)
-    pruned, b = lookup_build_range("grand", 3, 0, 300, True, False)
-    walked, c = lookup_build_range("grand", 3, 0, 300)
+    # (full rows: the half rows are compared below)
+    greedy, a = lookup_build_range("grand", 3, 0, 300, False, False, False)
+    pruned, b = lookup_build_range("grand", 3, 0, 300, True, False, False)
+    walked, c = lookup_build_range("grand", 3, 0, 300, False, True, False)
     assert a["rows"] == b["rows"] == c["rows"] == 300
     assert b["tentpoles"] * 3 < a["tentpoles"] and c["tentpoles"] * 3 < a["tentpoles"]
     assert len(pruned) < len(greedy) and len(walked) < len(greedy)
     est = {}
-    for name, extra in (("greedy", ["--no-walk"]), ("pruned", ["--no-walk", "--prune"])):
+    pairs = (("greedy", ["--no-walk"]), ("pruned", ["--no-walk", "--prune"]))
+    for name, extra in pairs:
+        extra = [*extra, "--no-half"]
         out = tmp_path / f"{name}.json"
         args = ["tables", "build", "--cards", "3", "--classes", "grand", "--estimate", "20"]
         assert main([*args, *extra, "--json", str(out)]) == 0
@@ -207,3 +210,36 @@ def test_walks_and_prune_give_fewer_tentpoles(tmp_path: Path) -> None:
     assert est["pruned"]["prune"] and not est["greedy"]["prune"]
     assert not est["pruned"]["walk"] and not est["greedy"]["walk"]
     assert est["pruned"]["tentpoles_per_row"] < est["greedy"]["tentpoles_per_row"]
+
+
+def test_half_rows_are_the_low_halves_of_full_rows(null_tables: str, tmp_path: Path) -> None:
+    from skat._core import lookup_build_range, lookup_halve_range
+
+    for cls in ("suit", "grand"):
+        full, a = lookup_build_range(cls, 3, 2000, 2200, False, True, False)
+        half, b = lookup_build_range(cls, 3, 2000, 2200)
+        assert a["half_rows"] == 0 and b["half_rows"] > 0
+        assert b["tentpoles"] < a["tentpoles"] and len(half) < len(full)
+        # converting the full rows gives the same rows as building them as halves
+        path = tmp_path / f"{cls}.skt"
+        path.write_bytes(full)
+        conv, c = lookup_halve_range(str(path), 2000, 2200)
+        assert conv == half
+        assert (c["rows"], c["tentpoles_before"], c["tentpoles_after"]) == (
+            200,
+            a["tentpoles"],
+            b["tentpoles"],
+        )
+        # halving again changes nothing
+        path.write_bytes(conv)
+        assert lookup_halve_range(str(path), 2000, 2200)[0] == conv
+    # rows the file does not hold, and null tables, are errors
+    with pytest.raises(skat.TablesError, match="missing"):
+        lookup_halve_range(str(tmp_path / "grand.skt"), 0, 10)
+    with pytest.raises(skat.TablesError, match="null"):
+        lookup_halve_range(os.path.join(null_tables, "null-3.skt"), 0, 10)
+    # the command: a directory without suit or grand tables has nothing to halve
+    out = tmp_path / "h.json"
+    assert main(["tables", "halve", null_tables, "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["tables"] == []
+    assert main(["tables", "halve", str(tmp_path / "none")]) == 2

@@ -34,6 +34,7 @@ from skat._core import (
     lookup_build_range,
     lookup_check,
     lookup_estimate,
+    lookup_halve_range,
     lookup_info,
     lookup_merge,
     lookup_row_count,
@@ -49,6 +50,7 @@ __all__ = [
     "check",
     "default_dir",
     "estimate",
+    "halve",
     "info",
 ]
 
@@ -93,9 +95,17 @@ def _file(out: str, cls: str, k: int) -> str:
     return os.path.join(out, f"{cls}-{k}.skt")
 
 
-def _build_shard(task: tuple[str, int, int, int, bool, bool]) -> tuple[bytes, dict[str, int]]:
-    cls, k, start, end, prune, walk = task
-    data, stats = lookup_build_range(cls, k, start, end, prune, walk)
+def _build_shard(
+    task: tuple[str, int, int, int, bool, bool, bool],
+) -> tuple[bytes, dict[str, int]]:
+    cls, k, start, end, prune, walk, half = task
+    data, stats = lookup_build_range(cls, k, start, end, prune, walk, half)
+    return data, dict(stats)
+
+
+def _halve_shard(task: tuple[str, int, int]) -> tuple[bytes, dict[str, int]]:
+    path, start, end = task
+    data, stats = lookup_halve_range(path, start, end)
     return data, dict(stats)
 
 
@@ -116,13 +126,15 @@ def build(
     shard_rows: int = defaults.TABLES_SHARD_ROWS,
     prune: bool = False,
     walk: bool = True,
+    half: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Builds the tables of ``classes`` for 3..``cards`` cards per hand into ``out``.
 
     ``walk``: choose tentpoles by hard-edge walks (else greedily: 10-20x more tentpoles, a
     slower build, the same values). ``prune``: remove redundant tentpoles from each row (the
-    same values; the build takes longer). Finished tables are kept (resumable);
+    same values; the build takes longer). ``half``: store each row as its low half where
+    that has fewer tentpoles (see :func:`halve`). Finished tables are kept (resumable);
     ``progress(label, rows_done, rows_total)`` is called as shards finish. Returns one summary
     per table built now: class, cards, rows, tentpoles, valuations, nodes, seconds.
     """
@@ -136,7 +148,7 @@ def build(
             final = _file(out, cls, k)
             if os.path.exists(final):
                 continue
-            method = (prune, walk)
+            method = (prune, walk, half)
             done.append(_build_table(out, cls, k, workers, ray, shard_rows, method, progress))
     return done
 
@@ -148,7 +160,7 @@ def _build_table(
     workers: int | None,
     ray: str | None,
     shard_rows: int,
-    method: tuple[bool, bool],
+    method: tuple[bool, bool, bool],
     progress: Callable[[str, int, int], None] | None,
 ) -> dict[str, Any]:
     start = time.time()
@@ -172,13 +184,7 @@ def _build_table(
         rows_done += bounds[i][1] - bounds[i][0]
         if progress:
             progress(label, rows_done, n)
-    rows, entries = lookup_merge(paths, _file(out, cls, k) + ".tmp")
-    os.replace(_file(out, cls, k) + ".tmp", _file(out, cls, k))
-    for p in paths:
-        os.remove(p)
-    os.rmdir(parts_dir)
-    if not os.listdir(os.path.join(out, "parts")):
-        os.rmdir(os.path.join(out, "parts"))
+    rows, entries = _merge(out, parts_dir, paths, _file(out, cls, k))
     return {
         "class": cls,
         "cards": k,
@@ -188,6 +194,80 @@ def _build_table(
         "nodes_built_now": totals["nodes"],
         "seconds": round(time.time() - start, 1),
     }
+
+
+def _merge(out: str, parts_dir: str, paths: list[str], final: str) -> tuple[int, int]:
+    """Joins the shards into ``final`` (written under a temporary name, then renamed) and
+    removes them; returns the rows and entries."""
+    rows, entries = lookup_merge(paths, final + ".tmp")
+    os.replace(final + ".tmp", final)
+    for p in paths:
+        os.remove(p)
+    os.rmdir(parts_dir)
+    if not os.listdir(os.path.join(out, "parts")):
+        os.rmdir(os.path.join(out, "parts"))
+    return rows, entries
+
+
+def halve(
+    path: str,
+    *,
+    workers: int | None = None,
+    ray: str | None = None,
+    shard_rows: int = defaults.TABLES_SHARD_ROWS,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Rewrites the complete suit and grand tables of a directory with every row stored as
+    its *low half* where that is smaller: only tentpoles whose lower bounds reach each
+    valuation's value, the lower bound then taken as exact (thesis ch. 8.5). The values stay
+    the same; the tables get smaller and their lookups cheaper. Tables built with ``half``
+    (the default) already are; resumable like :func:`build`. One summary per table: class,
+    cards, rows, half_rows, tentpoles_before, tentpoles_after, seconds.
+
+    >>> import tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> halve(d)
+    []
+    """
+    if shard_rows < 1:
+        raise TablesError(f"shard rows must be at least 1, got {shard_rows}")
+    out = []
+    for t in info(path):
+        if t["class"] == "null" or not t["complete"]:
+            continue
+        start = time.time()
+        cls, k = t["class"], t["cards"]
+        label = f"{cls}-{k}"
+        final = _file(path, cls, k)
+        n = t["rows"]
+        parts_dir = os.path.join(path, "parts", f"halve-{label}")
+        os.makedirs(parts_dir, exist_ok=True)
+        bounds = [(s, min(n, s + shard_rows)) for s in range(0, n, shard_rows)]
+        paths = [os.path.join(parts_dir, f"{i:06d}.part") for i in range(len(bounds))]
+        todo = [i for i, p in enumerate(paths) if not os.path.exists(p)]
+        rows_done = n - sum(bounds[i][1] - bounds[i][0] for i in todo)
+        totals = {"rows": 0, "half_rows": 0, "tentpoles_before": 0, "tentpoles_after": 0}
+        if progress:
+            progress(label, rows_done, n)
+        tasks = [(final, bounds[i][0], bounds[i][1]) for i in todo]
+        for j, (data, stats) in run_tasks(_halve_shard, tasks, workers=workers, ray=ray):
+            i = todo[j]
+            _write_atomic(paths[i], data)
+            for key in totals:
+                totals[key] += stats[key]
+            rows_done += bounds[i][1] - bounds[i][0]
+            if progress:
+                progress(label, rows_done, n)
+        rows, entries = _merge(path, parts_dir, paths, final)
+        summary: dict[str, Any] = {"class": cls, "cards": k, "rows": rows}
+        summary.update(
+            half_rows_now=totals["half_rows"],
+            tentpoles_before=t["entries"],
+            tentpoles_after=entries,
+            seconds=round(time.time() - start, 1),
+        )
+        out.append(summary)
+    return out
 
 
 def info(path: str) -> list[dict[str, Any]]:
@@ -233,21 +313,28 @@ def check(path: str, positions: int, seed: int = 1) -> list[dict[str, Any]]:
 
 
 def estimate(
-    cls: str, cards: int, sample: int, seed: int = 1, prune: bool = False, walk: bool = True
+    cls: str,
+    cards: int,
+    sample: int,
+    seed: int = 1,
+    prune: bool = False,
+    walk: bool = True,
+    half: bool = True,
 ) -> dict[str, Any]:
     """What building one table would cost, measured on ``sample`` random rows (built and
-    thrown away, one thread; ``prune`` and ``walk`` as in :func:`build`): rows, seconds per
-    row, tentpoles and valuations per row, the projected CPU hours and the projected file
-    size (12 bytes a row and 5 a tentpole).
+    thrown away, one thread; ``prune``, ``walk`` and ``half`` as in :func:`build`): rows,
+    seconds per row, tentpoles and valuations per row, the projected CPU hours and the
+    projected file size (12 bytes a row and 5 a tentpole).
 
     >>> e = estimate("null", 3, 50)
     >>> e["rows"], e["tentpoles_per_row"]
     (58680, 1.0)
     """
     _check([cls], cards)
-    out = dict(lookup_estimate(cls, cards, sample, seed, prune, walk))
+    out = dict(lookup_estimate(cls, cards, sample, seed, prune, walk, half))
     out.update(
         {"class": cls, "cards": cards, "sample": sample, "prune": prune, "walk": walk},
+        half=half,
         cpu_hours=out["rows"] * out["seconds_per_row"] / 3600,
         disk_bytes=int(out["rows"] * (12 + 5 * out["tentpoles_per_row"])),
     )

@@ -74,6 +74,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lookup::lookup_row_count, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_build_range, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(lookup::lookup_halve_range, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_info, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_benchmark, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_check, m)?)?;

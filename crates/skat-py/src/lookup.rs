@@ -5,7 +5,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use skat_core::solver::lookup::{self, ClassTable, LookupRef, CLASS_NAMES, MAX_K, MIN_K};
-use skat_core::solver::{lookup_bench, lookup_build, SolverOptions};
+use skat_core::solver::lookup_build::Method;
+use skat_core::solver::{lookup_bench, lookup_build, lookup_half, SolverOptions};
 
 use crate::error::TablesError;
 
@@ -42,10 +43,11 @@ pub fn lookup_row_count(py: Python<'_>, cls: &str, k: u32) -> PyResult<usize> {
 }
 
 /// Builds rows `start..end` of a class and size (`prune`: remove redundant tentpoles;
-/// `walk`: tentpoles from hard-edge walks, else greedy); returns the shard (a partial table
-/// file's bytes) and the work counters.
+/// `walk`: tentpoles from hard-edge walks, else greedy; `half`: store low halves where
+/// smaller); returns the shard (a partial table file's bytes) and the work counters.
 #[pyfunction]
-#[pyo3(signature = (cls, k, start, end, prune=false, walk=true))]
+#[pyo3(signature = (cls, k, start, end, prune=false, walk=true, half=true))]
+#[allow(clippy::too_many_arguments)]
 pub fn lookup_build_range<'py>(
     py: Python<'py>,
     cls: &str,
@@ -54,18 +56,44 @@ pub fn lookup_build_range<'py>(
     end: usize,
     prune: bool,
     walk: bool,
+    half: bool,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
     let c = class_index(cls)?;
     check_k(k)?;
+    let method = Method { prune, walk, half };
     let (bytes, st) = py.allow_threads(|| {
-        let (rows, st) = lookup_build::build_range(c, k, start, end, prune, walk);
+        let (rows, st) = lookup_build::build_range(c, k, start, end, method);
         (ClassTable::from_rows(c, k as u8, rows).to_bytes(), st)
     });
     let d = PyDict::new(py);
     d.set_item("rows", st.rows)?;
     d.set_item("valuations", st.valuations)?;
     d.set_item("tentpoles", st.tentpoles)?;
+    d.set_item("half_rows", st.half_rows)?;
     d.set_item("nodes", st.nodes)?;
+    Ok((PyBytes::new(py, &bytes), d))
+}
+
+/// Rows `start..end` of the complete suit or grand table file `path`, each as its low half
+/// where that is smaller; returns the shard (a partial table file's bytes) and the counters
+/// (rows, half_rows, tentpoles_before, tentpoles_after).
+#[pyfunction]
+pub fn lookup_halve_range<'py>(
+    py: Python<'py>,
+    path: String,
+    start: usize,
+    end: usize,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
+    let (bytes, st) = py.allow_threads(|| {
+        let p = std::path::Path::new(&path);
+        let (t, st) = lookup_half::halve_range(p, start, end).map_err(TablesError::new_err)?;
+        PyResult::Ok((t.to_bytes(), st))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("rows", st.rows)?;
+    d.set_item("half_rows", st.half_rows)?;
+    d.set_item("tentpoles_before", st.tentpoles_before)?;
+    d.set_item("tentpoles_after", st.tentpoles_after)?;
     Ok((PyBytes::new(py, &bytes), d))
 }
 
@@ -201,9 +229,10 @@ pub fn lookup_selfcheck<'py>(
 
 /// The cost of building a class and size, measured on `sample` random rows (built and
 /// discarded, one thread): a dict with rows, seconds_per_row, tentpoles_per_row and
-/// valuations_per_row (`prune` and `walk` as in `lookup_build_range`).
+/// valuations_per_row (`prune`, `walk` and `half` as in `lookup_build_range`).
 #[pyfunction]
-#[pyo3(signature = (cls, k, sample, seed, prune=false, walk=true))]
+#[pyo3(signature = (cls, k, sample, seed, prune=false, walk=true, half=true))]
+#[allow(clippy::too_many_arguments)]
 pub fn lookup_estimate<'py>(
     py: Python<'py>,
     cls: &str,
@@ -212,11 +241,13 @@ pub fn lookup_estimate<'py>(
     seed: u64,
     prune: bool,
     walk: bool,
+    half: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let c = class_index(cls)?;
     check_k(k)?;
+    let method = Method { prune, walk, half };
     let (rows, per, poles, vals) =
-        py.allow_threads(|| lookup_build::estimate(c, k, sample.max(1), seed, prune, walk));
+        py.allow_threads(|| lookup_build::estimate(c, k, sample.max(1), seed, method));
     let d = PyDict::new(py);
     d.set_item("rows", rows)?;
     d.set_item("seconds_per_row", per)?;

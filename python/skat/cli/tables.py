@@ -1,4 +1,4 @@
-"""``skat tables build`` and ``skat tables info``: the solver's endgame lookup tables.
+"""``skat tables build``, ``info``, ``halve`` and ``check``: the solver's endgame lookup tables.
 
 The building code is :mod:`skat.tables`; this module checks the options, shows the progress
 and prints the summaries.
@@ -45,6 +45,7 @@ def cmd_tables_estimate(args: argparse.Namespace, console: Console) -> int:
         title=f"Projected cost of the tables, from {args.estimate} random rows each"
         " (built and discarded, one thread"
         + (", greedy" if args.no_walk else "")
+        + (", full rows" if args.no_half else "")
         + (", pruned)" if args.prune else ")")
     )
     for col in ("table", "rows", "ms per row", "tentpoles per row", "CPU hours", "disk GB"):
@@ -52,7 +53,9 @@ def cmd_tables_estimate(args: argparse.Namespace, console: Console) -> int:
     out = []
     for k in range(MIN_CARDS, args.cards + 1):
         for cls in args.classes:
-            e = estimate(cls, k, args.estimate, args.seed, args.prune, not args.no_walk)
+            e = estimate(
+                cls, k, args.estimate, args.seed, args.prune, not args.no_walk, not args.no_half
+            )
             out.append(e)
             t.add_row(
                 f"{cls}-{k}",
@@ -70,6 +73,7 @@ def cmd_tables_estimate(args: argparse.Namespace, console: Console) -> int:
             "seed": args.seed,
             "prune": args.prune,
             "walk": not args.no_walk,
+            "half": not args.no_half,
             "tables": out,
         },
     )
@@ -99,6 +103,7 @@ def cmd_tables_build(args: argparse.Namespace, console: Console) -> int:
             shard_rows=args.shard_rows,
             prune=args.prune,
             walk=not args.no_walk,
+            half=not args.no_half,
             progress=progress,
         )
     if not built:
@@ -144,6 +149,43 @@ def cmd_tables_info(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_tables_halve(args: argparse.Namespace, console: Console) -> int:
+    from skat.tables import halve
+
+    with progress_bar(console) as bar:
+        tasks: dict[str, object] = {}
+
+        def progress(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(f"{label} rows", total=total)
+            bar.update(tasks[label], completed=done)  # type: ignore[arg-type]
+
+        done = halve(
+            args.dir,
+            workers=args.workers,
+            ray=args.ray,
+            shard_rows=args.shard_rows,
+            progress=progress,
+        )
+    t = Table(title=f"{args.dir}: tables with half rows")
+    for col in ("table", "rows", "tentpoles before", "after", "seconds"):
+        t.add_column(col, justify="right")
+    for d in done:
+        t.add_row(
+            f"{d['class']}-{d['cards']}",
+            f"{d['rows']:,}",
+            f"{d['tentpoles_before']:,}",
+            f"{d['tentpoles_after']:,}",
+            f"{d['seconds']:.0f}",
+        )
+    if done:
+        console.print(t)
+    else:
+        console.print(f"{args.dir}: no complete suit or grand tables")
+    save_json(args.json, {"dir": args.dir, "tables": done})
+    return 0
+
+
 def cmd_tables_check(args: argparse.Namespace, console: Console) -> int:
     from skat.tables import check
 
@@ -170,15 +212,15 @@ def _check_build(args: argparse.Namespace) -> None:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Adds ``tables`` with ``build``, ``info`` and ``check``."""
+    """Adds ``tables`` with ``build``, ``info``, ``halve`` and ``check``."""
     from skat.tables import MAX_CARDS, MIN_CARDS
 
     t = sub.add_parser(
         "tables",
         help="build or inspect the solver's endgame lookup tables",
         description="Endgame lookup tables: 'skat tables build' makes them,"
-        " 'skat tables info DIR' summarises a directory, 'skat tables check DIR' checks it"
-        " against the plain solver.",
+        " 'skat tables info DIR' summarises a directory, 'skat tables halve DIR' stores its"
+        " rows as half rows, 'skat tables check DIR' checks it against the plain solver.",
     )
     kinds = t.add_subparsers(dest="what", metavar="KIND", required=True)
     b = kinds.add_parser(
@@ -224,6 +266,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         " and a slower build, the same values (for comparison)",
     )
     b.add_argument(
+        "--no-half",
+        action="store_true",
+        help="store every row in full, not as its low half where that is smaller: more"
+        " tentpoles, the same values (for comparison)",
+    )
+    b.add_argument(
         "--estimate",
         metavar="ROWS",
         type=checks.integer(1, checks.COUNT_MAX),
@@ -245,6 +293,25 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     i.add_argument("dir", metavar="DIR", type=checks.in_dir, help="the tables directory")
     i.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the summary")
     i.set_defaults(func=cmd_tables_info)
+    h = kinds.add_parser(
+        "halve",
+        help="rewrite a directory's tables with half rows (same values, smaller)",
+        description="Rewrites the complete suit and grand tables of DIR with every row"
+        " stored as its low half where that has fewer tentpoles: only the tentpoles whose"
+        " lower bounds reach each valuation's value, that bound then taken as exact (solver"
+        " thesis ch. 8.5). Tables built without --no-half already are. Resumable; runs on"
+        " every local core (--workers) or on Ray (--ray).",
+    )
+    h.add_argument("dir", metavar="DIR", type=checks.in_dir, help="the tables directory")
+    h.add_argument(
+        "--shard-rows",
+        type=checks.integer(1, checks.COUNT_MAX),
+        default=defaults.TABLES_SHARD_ROWS,
+        help=f"rows per shard (default: {defaults.TABLES_SHARD_ROWS})",
+    )
+    h.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the summary")
+    checks.add_parallel_options(h)
+    h.set_defaults(func=cmd_tables_halve)
     c = kinds.add_parser(
         "check",
         help="check a tables directory against the plain solver",

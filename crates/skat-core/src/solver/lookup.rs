@@ -23,12 +23,21 @@
 //! therefore never changes a value; where bounds would not meet (a damaged or foreign file)
 //! the search just narrows its window and searches on.
 //!
+//! # Half rows
+//!
+//! A *low half* row keeps only tentpoles whose lower bounds `v_i + dist_lo(y, x_i)` reach
+//! every valuation's value (where the trivial lower bound 0 does not): the best lower bound
+//! is then the value, so the upper bounds are not needed (thesis ch. 8.5). The builder
+//! ([`crate::solver::lookup_half`]) stores a row as its low half when that has fewer
+//! tentpoles. Every value of a low half row carries the flag [`LOW_HALF`].
+//!
 //! # File format (`{class}-{k}.skt`, little endian)
 //!
-//! `SKLT`, version 1, class (0 suit, 1 grand, 2 null), k, one zero byte; the row count and
+//! `SKLT`, version 2 (version 1: no half rows), class (0 suit, 1 grand, 2 null), k, one zero byte; the row count and
 //! the entry count (u64 each); the sorted row keys (u64), the row offsets into the entries
-//! (u32, one more than the rows), the entries' valuations (u32) and values (u8); then the
-//! FNV-1a 64 checksum of everything before it.
+//! (u32, one more than the rows), the entries' valuations (u32) and values (u8, the top bit
+//! [`LOW_HALF`] on every entry of a low half row); then the FNV-1a 64 checksum of everything
+//! before it.
 //!
 //! Loaded tables live for the rest of the process ([`load_dir`] leaks them once per
 //! directory), so that [`LookupRef`] is a plain `'static` reference the `Copy` solver
@@ -52,7 +61,9 @@ pub const MIN_K: u8 = 3;
 const MAGIC: &[u8; 4] = b"SKLT";
 /// Marks a record whose tentpoles are stored with an earlier row.
 const SHARED: u32 = 1 << 31;
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
+/// The flag on the values of a low half row (values are at most 120).
+pub const LOW_HALF: u8 = 0x80;
 
 /// One class and hand size. In memory the rows are packed records in key order, each
 /// `[key low, key high, n, n valuations, the n values four to a word]`, in a buffer of huge
@@ -84,7 +95,13 @@ impl RowRef<'_> {
     /// The value of the `i`-th tentpole.
     #[inline]
     pub fn value(&self, i: usize) -> u8 {
-        (self.packed[i / 4] >> (8 * (i % 4))) as u8
+        (self.packed[i / 4] >> (8 * (i % 4))) as u8 & !LOW_HALF
+    }
+
+    /// Whether the row is a low half (its best lower bound is exact).
+    #[inline]
+    pub fn low_half(&self) -> bool {
+        self.packed[0] as u8 & LOW_HALF != 0
     }
 }
 
@@ -250,9 +267,12 @@ impl ClassTable {
             }
             let (key, r, next) = self.record(o);
             o = next;
+            let flag = if r.low_half() { LOW_HALF } else { 0 };
             Some((
                 key,
-                (0..r.vals.len()).map(|i| (r.vals[i], r.value(i))).collect(),
+                (0..r.vals.len())
+                    .map(|i| (r.vals[i], r.value(i) | flag))
+                    .collect(),
             ))
         })
     }
@@ -294,7 +314,7 @@ impl ClassTable {
         if b.len() < 32 || &b[..4] != MAGIC {
             return Err("not a lookup table (bad magic)".into());
         }
-        if b[4] != VERSION {
+        if b[4] != VERSION && b[4] != 1 {
             return Err(format!("unsupported lookup table version {}", b[4]));
         }
         let (class, k) = (b[5], b[6]);
@@ -340,6 +360,15 @@ impl ClassTable {
             || keys.iter().any(|&key| key & 0xC != (class as u64) << 2)
         {
             return Err("inconsistent rows (unsorted keys, offsets or another class)".into());
+        }
+        // a row is a low half with every entry flagged, or a full row with none
+        let flagged = |a: usize, z: usize| values[a..z].iter().filter(|&&v| v & LOW_HALF != 0);
+        if (0..nrows).any(|i| {
+            let (a, z) = (offs[i] as usize, offs[i + 1] as usize);
+            let f = flagged(a, z).count();
+            f != 0 && (f != z - a || class == 2 || b[4] == 1)
+        }) {
+            return Err("a row with some but not all entries flagged as a half row".into());
         }
         let rows = (0..nrows)
             .map(|i| {

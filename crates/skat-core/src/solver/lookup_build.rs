@@ -19,7 +19,9 @@
 //! walks from it ([`crate::solver::lookup_walk`]) become tentpoles, and the valuation itself
 //! too if they do not close its bounds. At the end every valuation's bounds meet: the
 //! invariant the lookup relies on. Without the walks ([`Builder::walk`] false) the open
-//! valuations themselves are the tentpoles: 10-20 times as many.
+//! valuations themselves are the tentpoles: 10-20 times as many. Last, a row is stored as
+//! its low half ([`crate::solver::lookup_half`], [`Builder::half`]) where that has fewer
+//! tentpoles: about half as many.
 //!
 //! Rows are independent: a build is split into shards of consecutive rows, which run in
 //! parallel and can be resumed; [`crate::solver::lookup::ClassTable::from_rows`] joins them.
@@ -31,7 +33,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::endgame::EgCache;
 use super::layout::{Layout, MAX_GROUPS};
-use super::lookup::{MAX_K, MIN_K};
+use super::lookup::{LOW_HALF, MAX_K, MIN_K};
+use super::lookup_half::halve;
 use super::lookup_walk::{Combo, Lattice, Walker};
 use super::search::key::canonical_key;
 use super::search::Searcher;
@@ -242,12 +245,57 @@ pub(crate) fn position_of(
     revalue(lay, hands, &sets)
 }
 
+/// A row's valuations, each once, in ascending order of (points in play, valuation): the
+/// points, the valuation, a position of the row with it, and its rank set per group (an
+/// index into `per_group`, the [`candidates`] of each group).
+pub(crate) fn valuations(
+    lay: &Layout,
+    class: u8,
+    row: &RowSpec,
+    per_group: &[Vec<u32>],
+) -> Vec<(i32, u32, [u32; 3], Combo)> {
+    let mut vals: Vec<(i32, u32, [u32; 3], Combo)> = Vec::new();
+    let mut combo: Combo = [0; MAX_GROUPS];
+    let tag = row.decl as u64 | (class as u64) << 2;
+    loop {
+        let h = position_of(lay, &row.hands, per_group, &combo);
+        let (key, _) = canonical_key(lay, h, tag);
+        assert_eq!(key.a, row.key, "revalued position left its row");
+        vals.push((lay.points_of(h[0] | h[1] | h[2]), key.val, h, combo));
+        let mut g = 0;
+        while g < lay.ngroups {
+            combo[g] += 1;
+            if (combo[g] as usize) < per_group[g].len() {
+                break;
+            }
+            combo[g] = 0;
+            g += 1;
+        }
+        if g == lay.ngroups {
+            break;
+        }
+    }
+    vals.sort_unstable_by_key(|v| (v.0, v.1));
+    vals.dedup_by_key(|v| v.1);
+    vals
+}
+
+/// The rank sets of each group of a row (see [`candidates`]).
+pub(crate) fn rank_sets(lay: &Layout, row: &RowSpec) -> Vec<Vec<u32>> {
+    let all = row.hands[0] | row.hands[1] | row.hands[2];
+    (0..lay.ngroups)
+        .map(|g| candidates(lay, g, (all & lay.group_mask[g]).count_ones()))
+        .collect()
+}
+
 /// Work counters of a build.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BuildStats {
     pub rows: u64,
     pub valuations: u64,
     pub tentpoles: u64,
+    /// Rows stored as their low half ([`crate::solver::lookup_half`]).
+    pub half_rows: u64,
     pub nodes: u64,
 }
 
@@ -261,6 +309,8 @@ pub struct Builder {
     /// Replace an open valuation by the ends of its hard-edge walks
     /// ([`crate::solver::lookup_walk`]).
     pub walk: bool,
+    /// Store a row as its low half where that is smaller ([`crate::solver::lookup_half`]).
+    pub half: bool,
     pub stats: BuildStats,
 }
 
@@ -279,6 +329,7 @@ impl Builder {
             eg: EgCache::tiny(),
             prune: false,
             walk: true,
+            half: true,
             stats: BuildStats::default(),
         }
     }
@@ -286,34 +337,9 @@ impl Builder {
     /// The tentpoles of one row (see the module documentation).
     pub fn build_row(&mut self, class: u8, row: &RowSpec) -> Vec<(u32, u8)> {
         let lay = class_layout(class);
-        let all = row.hands[0] | row.hands[1] | row.hands[2];
-        let per_group: Vec<Vec<u32>> = (0..lay.ngroups)
-            .map(|g| candidates(lay, g, (all & lay.group_mask[g]).count_ones()))
-            .collect();
-        // every combination of the groups' rank sets
-        let mut vals: Vec<(i32, u32, [u32; 3], Combo)> = Vec::new();
-        let mut combo: Combo = [0; MAX_GROUPS];
+        let per_group = rank_sets(lay, row);
+        let vals = valuations(lay, class, row, &per_group);
         let tag = row.decl as u64 | (class as u64) << 2;
-        loop {
-            let h = position_of(lay, &row.hands, &per_group, &combo);
-            let (key, _) = canonical_key(lay, h, tag);
-            assert_eq!(key.a, row.key, "revalued position left its row");
-            vals.push((lay.points_of(h[0] | h[1] | h[2]), key.val, h, combo));
-            let mut g = 0;
-            while g < lay.ngroups {
-                combo[g] += 1;
-                if (combo[g] as usize) < per_group[g].len() {
-                    break;
-                }
-                combo[g] = 0;
-                g += 1;
-            }
-            if g == lay.ngroups {
-                break;
-            }
-        }
-        vals.sort_unstable_by_key(|v| (v.0, v.1));
-        vals.dedup_by_key(|v| v.1);
         // both ends first
         let n = vals.len();
         let order = (0..n).map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 });
@@ -439,6 +465,11 @@ impl Builder {
         if self.prune && !lay.game_type.is_null() {
             poles = prune(lay, &trivial, poles, run);
         }
+        if self.half && !lay.game_type.is_null() {
+            let bounds: Vec<(u32, i32, i32)> = vals.iter().map(|v| (v.1, 0, v.0)).collect();
+            poles = halve(lay, &bounds, poles, run);
+            self.stats.half_rows += (poles[0].1 & LOW_HALF != 0) as u64;
+        }
         self.stats.tentpoles += poles.len() as u64;
         poles
     }
@@ -510,21 +541,46 @@ pub fn prune(
         .collect()
 }
 
-/// Builds rows `start..end` of a class and size: `(key, tentpoles)` per row (`prune`: see
-/// [`prune`]; `walk`: see [`Builder::walk`]).
+/// How a build chooses a row's tentpoles: see [`Builder::prune`], [`Builder::walk`] and
+/// [`Builder::half`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Method {
+    pub prune: bool,
+    pub walk: bool,
+    pub half: bool,
+}
+
+impl Default for Method {
+    fn default() -> Method {
+        let b = Builder::new();
+        Method {
+            prune: b.prune,
+            walk: b.walk,
+            half: b.half,
+        }
+    }
+}
+
+impl Builder {
+    /// A builder using `m`.
+    pub fn with_method(m: Method) -> Builder {
+        let mut b = Builder::new();
+        (b.prune, b.walk, b.half) = (m.prune, m.walk, m.half);
+        b
+    }
+}
+
+/// Builds rows `start..end` of a class and size: `(key, tentpoles)` per row.
 pub fn build_range(
     class: u8,
     k: u32,
     start: usize,
     end: usize,
-    prune: bool,
-    walk: bool,
+    method: Method,
 ) -> (Vec<BuiltRow>, BuildStats) {
     let all = rows(class, k);
     let end = end.min(all.len());
-    let mut b = Builder::new();
-    b.prune = prune;
-    b.walk = walk;
+    let mut b = Builder::with_method(method);
     let out = all[start.min(end)..end]
         .iter()
         .map(|r| (r.key, b.build_row(class, r)))
@@ -534,19 +590,10 @@ pub fn build_range(
 
 /// What a full build of a class and size would cost, from `n` random rows built and thrown
 /// away: (rows of the table, CPU seconds per row, tentpoles per row, valuations per row).
-pub fn estimate(
-    class: u8,
-    k: u32,
-    n: usize,
-    seed: u64,
-    prune: bool,
-    walk: bool,
-) -> (usize, f64, f64, f64) {
+pub fn estimate(class: u8, k: u32, n: usize, seed: u64, method: Method) -> (usize, f64, f64, f64) {
     let all = rows(class, k);
     let mut rng = crate::rng::Rng::new(seed);
-    let mut b = Builder::new();
-    b.prune = prune;
-    b.walk = walk;
+    let mut b = Builder::with_method(method);
     let start = std::time::Instant::now();
     for _ in 0..n {
         let r = all[rng.below(all.len() as u64) as usize];

@@ -4,9 +4,10 @@
 use super::bench::random_position;
 use super::endgame::EgCache;
 use super::layout::Layout;
-use super::lookup::{leak, ClassTable, LookupTables, MIN_K};
+use super::lookup::{leak, ClassTable, LookupTables, LOW_HALF, MIN_K};
 use super::lookup_bench::selfcheck;
 use super::lookup_build::{candidates, class_layout, revalue, rows, Builder, RowSpec};
+use super::lookup_half::halve_range;
 use super::search::key::canonical_key;
 use super::search::Searcher;
 use super::tt::Tt;
@@ -153,10 +154,19 @@ fn assert_tentpoles_exact(
         );
         let (mut lo, mut hi) = s.trivial_bounds();
         let (v, _) = s.mtdf(lo);
+        // a low half row: its best lower bound is the value
+        let half = poles[0].1 & LOW_HALF != 0;
         for &(x, pv) in poles {
+            assert_eq!(pv & LOW_HALF != 0, half, "a row with mixed flags");
+            let pv = (pv & !LOW_HALF) as i32;
             let (dlo, dhi) = Searcher::dist(lay, key.val, x, run);
-            lo = lo.max(pv as i32 + dlo);
-            hi = hi.min(pv as i32 + dhi);
+            lo = lo.max(pv + dlo);
+            if !half {
+                hi = hi.min(pv + dhi);
+            }
+        }
+        if half {
+            hi = lo;
         }
         assert_eq!((lo, hi), (v, v), "class {class} row {:x}", r.key);
     }
@@ -172,6 +182,8 @@ fn tentpoles_give_every_valuation_exactly() {
         // with the hard-edge walks (the default) and without
         let (mut walked, mut greedy) = (Builder::new(), Builder::new());
         greedy.walk = false;
+        // (the tentpole counts compared in full rows)
+        (walked.half, greedy.half) = (false, false);
         for _ in 0..6 {
             let r = all[rng.below(all.len() as u64) as usize];
             for b in [&mut walked, &mut greedy] {
@@ -200,8 +212,8 @@ fn pruned_tentpoles_stay_exact() {
         let mut rng = Rng::new(20 + class as u64);
         // the greedy tentpoles, which the prune thins most
         let (mut full, mut pruned) = (Builder::new(), Builder::new());
-        full.walk = false;
-        pruned.walk = false;
+        (full.walk, full.half) = (false, false);
+        (pruned.walk, pruned.half) = (false, false);
         pruned.prune = true;
         for _ in 0..8 {
             let r = all[rng.below(all.len() as u64) as usize];
@@ -211,6 +223,63 @@ fn pruned_tentpoles_stay_exact() {
             assert_tentpoles_exact(class, &r, &poles, 40, &mut rng);
         }
         assert!(pruned.stats.tentpoles * 3 < full.stats.tentpoles);
+    }
+}
+
+/// Low half rows keep every valuation exact with fewer tentpoles, whether the builder makes
+/// them or a complete table is converted; a row with some entries flagged is refused.
+#[test]
+fn half_rows_stay_exact_and_are_smaller() {
+    for class in 0..2u8 {
+        let all = rows(class, 3);
+        let (mut full, mut half) = (Builder::new(), Builder::new());
+        full.half = false;
+        let mut rng = Rng::new(30 + class as u64);
+        let range = 1000..1040;
+        let mut built = Vec::new();
+        for r in &all[range.clone()] {
+            let f = full.build_row(class, r);
+            let h = half.build_row(class, r);
+            assert!(h.len() <= f.len());
+            assert_tentpoles_exact(class, r, &h, 30, &mut rng);
+            built.push((r.key, f));
+        }
+        assert!(half.stats.half_rows > 0, "{:?}", half.stats);
+        assert!(half.stats.tentpoles * 4 < full.stats.tentpoles * 3);
+        // the same rows converted from a file of full rows
+        let dir = std::env::temp_dir().join(format!("skat-half-{}-{class}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.skt");
+        std::fs::write(&path, ClassTable::from_rows(class, 3, built).to_bytes()).unwrap();
+        let (t, st) = halve_range(&path, range.start, range.end).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!((st.rows, st.tentpoles_before), (40, full.stats.tentpoles));
+        assert!(st.tentpoles_after < st.tentpoles_before && st.half_rows > 0);
+        let back = ClassTable::from_bytes(&t.to_bytes()).unwrap();
+        for r in &all[range.clone()] {
+            let row = back.row(r.key).unwrap();
+            let flag = if row.low_half() { LOW_HALF } else { 0 };
+            let poles: Vec<(u32, u8)> = (0..row.vals.len())
+                .map(|i| (row.vals[i], row.value(i) | flag))
+                .collect();
+            assert_tentpoles_exact(class, r, &poles, 30, &mut rng);
+        }
+        // the second entry of a half row unflagged in the file (the values are the last
+        // bytes before the checksum): refused
+        let rows_back: Vec<_> = back.iter_rows().collect();
+        let i = rows_back
+            .iter()
+            .position(|r| r.1.len() > 1 && r.1[0].1 & LOW_HALF != 0);
+        let i = i.expect("a half row with two tentpoles");
+        let before: usize = rows_back[..i].iter().map(|r| r.1.len()).sum();
+        let mut mixed = back.to_bytes();
+        let n = mixed.len() - 8;
+        mixed[n - back.entries() + before + 1] &= !LOW_HALF;
+        let h = super::lookup::fnv1a(&mixed[..n]);
+        mixed[n..].copy_from_slice(&h.to_le_bytes());
+        assert!(ClassTable::from_bytes(&mixed)
+            .unwrap_err()
+            .contains("flagged"));
     }
 }
 

@@ -55,6 +55,7 @@ pub mod layout;
 pub mod lookup;
 pub mod lookup_bench;
 pub mod lookup_build;
+pub mod lookup_half;
 #[cfg(test)]
 mod lookup_tests;
 mod lookup_walk;
