@@ -33,8 +33,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::endgame::EgCache;
 use super::layout::{Layout, MAX_GROUPS};
-use super::lookup::{LOW_HALF, MAX_K, MIN_K};
-use super::lookup_half::halve;
+use super::lookup::{MAX_K, MIN_K};
+use super::lookup_half::low_half;
 use super::lookup_walk::{Combo, Lattice, Walker};
 use super::search::key::canonical_key;
 use super::search::Searcher;
@@ -239,10 +239,11 @@ pub(crate) fn position_of(
     per_group: &[Vec<u32>],
     z: &Combo,
 ) -> [u32; 3] {
-    let sets: Vec<u32> = (0..lay.ngroups)
-        .map(|g| per_group[g][z[g] as usize])
-        .collect();
-    revalue(lay, hands, &sets)
+    let mut sets = [0u32; MAX_GROUPS];
+    for (g, set) in sets.iter_mut().enumerate().take(lay.ngroups) {
+        *set = per_group[g][z[g] as usize];
+    }
+    revalue(lay, hands, &sets[..lay.ngroups])
 }
 
 /// A row's valuations, each once, in ascending order of (points in play, valuation): the
@@ -344,7 +345,8 @@ impl Builder {
         let n = vals.len();
         let order = (0..n).map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 });
         let run = Searcher::trump_run(lay, &row.hands, row.decl as usize);
-        let walk = self.walk && !lay.game_type.is_null();
+        let (null, decl) = (lay.game_type.is_null(), row.decl as usize);
+        let walk = self.walk && !null;
         let lattice = walk.then(|| Lattice::new(lay, &per_group));
         let mut poles: Vec<(u32, u8)> = Vec::new();
         // per tentpole: of how many valuations it gave one of the two bounds that closed them
@@ -358,22 +360,20 @@ impl Builder {
         // the tentpoles in the order they are tried: by how many valuations they closed,
         // re-sorted now and then
         let mut scan: Vec<u32> = Vec::new();
+        // every valuation's value (for the half row)
+        let mut values = vec![0i32; n];
         self.stats.rows += 1;
         self.stats.valuations += n as u64;
         for (o, i) in order.enumerate() {
-            let (_, val, h, combo) = vals[i];
-            let mut s = Searcher::new(
-                lay,
-                &self.opt,
-                &mut self.tt,
-                &mut self.eg,
-                h,
-                &[],
-                0,
-                row.decl as usize,
-                None,
-            );
-            let (mut lo, mut hi) = s.trivial_bounds();
+            let (points, val, h, combo) = vals[i];
+            // the searcher is made only for a valuation that is solved (the trivial bounds
+            // of suit and grand: 0 and the points in play)
+            let (mut lo, mut hi) = if null {
+                let (tt, eg) = (&mut self.tt, &mut self.eg);
+                Searcher::new(lay, &self.opt, tt, eg, h, &[], 0, decl, None).trivial_bounds()
+            } else {
+                (0, points)
+            };
             if self.prune {
                 trivial.push((val, lo, hi));
             }
@@ -413,10 +413,15 @@ impl Builder {
                 if o % 64 == 63 {
                     scan.sort_by_key(|&j| std::cmp::Reverse(closed[j as usize]));
                 }
+                values[i] = lo;
                 continue;
             }
+            let (tt, eg) = (&mut self.tt, &mut self.eg);
+            let mut s = Searcher::new(lay, &self.opt, tt, eg, h, &[], 0, decl, None);
+            debug_assert!(null || s.trivial_bounds() == (0, points));
             let (v, _) = s.mtdf_in(lo, hi, (lo + hi) / 2);
             self.stats.nodes += s.nodes;
+            values[i] = v;
             if walk {
                 // the ends of the hard-edge walks from this valuation first, then the
                 // valuation itself if they do not close its bounds
@@ -465,10 +470,12 @@ impl Builder {
         if self.prune && !lay.game_type.is_null() {
             poles = prune(lay, &trivial, poles, run);
         }
-        if self.half && !lay.game_type.is_null() {
+        if self.half && !null {
             let bounds: Vec<(u32, i32, i32)> = vals.iter().map(|v| (v.1, 0, v.0)).collect();
-            poles = halve(lay, &bounds, poles, run);
-            self.stats.half_rows += (poles[0].1 & LOW_HALF != 0) as u64;
+            if let Some(h) = low_half(lay, &bounds, &values, &poles, run) {
+                poles = h;
+                self.stats.half_rows += 1;
+            }
         }
         self.stats.tentpoles += poles.len() as u64;
         poles
