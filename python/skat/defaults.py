@@ -35,6 +35,11 @@ THREADS_ENV = "SKAT_THREADS"
 KERMIT_THRESHOLD = 0.6
 """Kermit bids while its win probability at the next bid is at least this (Kermit's B)."""
 
+PARANOID_BID_NODES = 100_000
+"""Search nodes the ``kermit`` bidder gives each paranoid test of a hand game (about a tenth of
+a second; 0 turns the tests off): null is mostly decided by the safe-cards rule without
+search, a suit or grand game is proven sure only for the strongest hands."""
+
 KONTRA_THRESHOLD = 0.7
 """A PIMC defender says Kontra (tables with that variant) when its side wins at least this
 share of the sampled worlds after its best card. Doubling pays for the defenders once they

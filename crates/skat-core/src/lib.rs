@@ -17,6 +17,7 @@ pub mod iimc;
 pub mod inference;
 pub mod multiplayer;
 pub mod paranoid;
+pub mod paranoid_null;
 pub mod perft;
 pub mod pimc;
 pub mod ramsch;

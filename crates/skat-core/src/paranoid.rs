@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use crate::cards::{Card, Cards};
+use crate::cards::{Card, Cards, Rank, Suit};
 use crate::game::{Phase, View};
 use crate::rules::{trick_winner, GameType};
 use crate::SkatError;
@@ -45,6 +45,17 @@ pub struct ParanoidState {
     /// Null: the declarer has taken a trick.
     pub lost: bool,
 }
+
+/// A plain suit's cards from the highest (suit and grand; the jack is a trump).
+const PLAIN_ORDER: [Rank; 7] = [
+    Rank::Ace,
+    Rank::Ten,
+    Rank::King,
+    Rank::Queen,
+    Rank::Nine,
+    Rank::Eight,
+    Rank::Seven,
+];
 
 fn other_defenders(declarer: u8) -> (usize, usize) {
     (((declarer + 1) % 3) as usize, ((declarer + 2) % 3) as usize)
@@ -223,7 +234,61 @@ impl ParanoidState {
                 .flatten()
                 .map(|c| c.points() as i32)
                 .sum::<i32>();
+        if self.trick[0].is_none() && self.leader == self.declarer {
+            let (sure, all) = self.sure_winners();
+            if all {
+                // she takes every trick: every card point still out is hers
+                return (self.points + out, self.points + out);
+            }
+            return (self.points + sure, self.points + out);
+        }
         (self.points, self.points + out)
+    }
+
+    /// Suit and grand, the declarer on lead at a trick start: the card points of her cards
+    /// that surely win a trick each when she leads them in turn. First her trumps from the
+    /// top of the trumps still out, in sequence: nothing beats them. If they are at least as
+    /// many as the unknown trumps (all of which one defender may hold), no defender has a
+    /// trump left after them, and the top cards of each plain suit, in sequence, win too.
+    /// Also whether those are all her cards (she takes every trick).
+    fn sure_winners(&self) -> (i32, bool) {
+        let gt = self.game_type;
+        let mine = self.cards[self.declarer as usize];
+        let trumps = gt.trumps();
+        let (mut points, mut top) = (0, 0);
+        let jacks = [Suit::Clubs, Suit::Spades, Suit::Hearts, Suit::Diamonds]
+            .map(|s| Card::new(s, Rank::Jack));
+        let mut order: Vec<Card> = jacks.to_vec();
+        if let Some(t) = gt.trump_suit() {
+            order.extend(PLAIN_ORDER.iter().map(|&r| Card::new(t, r)));
+        }
+        for c in order {
+            if mine.contains(c) {
+                points += c.points() as i32;
+                top += 1;
+            } else if self.unknown.contains(c) {
+                break;
+            }
+        }
+        if top < (self.unknown & trumps).len() {
+            return (points, false);
+        }
+        let mut winners = top;
+        for s in (0..4).map(Suit::from_index) {
+            if gt.trump_suit() == Some(s) {
+                continue;
+            }
+            for &r in &PLAIN_ORDER {
+                let c = Card::new(s, r);
+                if mine.contains(c) {
+                    points += c.points() as i32;
+                    winners += 1;
+                } else if self.unknown.contains(c) {
+                    break;
+                }
+            }
+        }
+        (points, winners == mine.len())
     }
 }
 
@@ -232,16 +297,41 @@ impl ParanoidState {
 type Key = ([u32; 4], u8, bool);
 
 /// Paranoid alpha-beta (fail-soft) with a table of bounds at trick starts and the count of
-/// visited nodes.
+/// visited nodes; null trick starts go to the safe-cards rule first
+/// ([`crate::paranoid_null`]). A search that visits more than `budget` nodes stops, and its
+/// value means nothing (`out_of_budget`).
 pub struct Paranoid {
     pub nodes: u64,
+    pub budget: u64,
+    pub out_of_budget: bool,
+    /// Use the null safe-cards rule (off: the plain search, for the tests).
+    pub null_rule: bool,
     table: HashMap<Key, (i32, i32)>,
 }
 
+impl Default for Paranoid {
+    fn default() -> Paranoid {
+        Paranoid {
+            nodes: 0,
+            budget: u64::MAX,
+            out_of_budget: false,
+            null_rule: true,
+            table: HashMap::new(),
+        }
+    }
+}
+
 impl Paranoid {
-    fn search(&mut self, s: &ParanoidState, alpha: i32, beta: i32) -> i32 {
+    /// The value of `s` within the window `alpha..beta` (fail-soft).
+    pub fn search(&mut self, s: &ParanoidState, alpha: i32, beta: i32) -> i32 {
         if s.trick[0].is_some() || s.is_over() {
             return self.inner(s, alpha, beta);
+        }
+        if s.game_type.is_null() && self.null_rule {
+            if let Some(v) = crate::paranoid_null::null_rule(s) {
+                self.nodes += 1;
+                return v;
+            }
         }
         let key: Key = (
             [s.cards[0].0, s.cards[1].0, s.cards[2].0, s.unknown.0],
@@ -279,6 +369,12 @@ impl Paranoid {
 
     fn inner(&mut self, s: &ParanoidState, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        if self.nodes > self.budget {
+            self.out_of_budget = true;
+        }
+        if self.out_of_budget {
+            return alpha;
+        }
         if s.is_over() {
             return s.terminal_value();
         }
@@ -291,7 +387,13 @@ impl Paranoid {
         }
         let maximise = s.to_move() == s.declarer;
         let mut best = if maximise { i32::MIN } else { i32::MAX };
-        for c in s.moves().iter() {
+        let mut moves: Vec<Card> = s.moves().iter().collect();
+        if maximise && !s.game_type.is_null() {
+            // the declarer's strongest cards first: they usually prove a guarantee fastest
+            let led = s.trick[0].map_or(Cards(0), |c| s.game_type.follow_group(c));
+            moves.sort_by_key(|&c| std::cmp::Reverse(s.game_type.power(c, led)));
+        }
+        for c in moves {
             let next = s.play(c).expect("moves are playable");
             let v = self.search(&next, alpha, beta);
             if maximise {
@@ -312,21 +414,24 @@ impl Paranoid {
 /// The paranoid value of `s`: the declarer's guaranteed final card points (suit, grand), or 1
 /// if she surely takes no trick (null), else 0.
 pub fn paranoid_value(s: &ParanoidState) -> (i32, u64) {
-    let mut p = Paranoid {
-        nodes: 0,
-        table: HashMap::new(),
-    };
+    let mut p = Paranoid::default();
     let v = p.search(s, i32::MIN + 1, i32::MAX - 1);
     (v, p.nodes)
 }
 
 /// Whether the declarer can guarantee at least `target` (a null-window search).
 pub fn paranoid_reaches(s: &ParanoidState, target: i32) -> bool {
+    paranoid_reaches_within(s, target, u64::MAX).expect("no budget")
+}
+
+/// [`paranoid_reaches`] within `budget` nodes: `None` if the search needs more.
+pub fn paranoid_reaches_within(s: &ParanoidState, target: i32, budget: u64) -> Option<bool> {
     let mut p = Paranoid {
-        nodes: 0,
-        table: HashMap::new(),
+        budget,
+        ..Paranoid::default()
     };
-    p.search(s, target - 1, target) >= target
+    let v = p.search(s, target - 1, target) >= target;
+    (!p.out_of_budget).then_some(v)
 }
 
 /// What the declarer's paranoid value must reach for her to win in `view` (hers, during card
@@ -382,8 +487,31 @@ pub fn hand_game_reaches(
     hand: Cards,
     target: i32,
 ) -> Result<bool, SkatError> {
+    Ok(hand_game_reaches_within(game_type, seat, hand, target, u64::MAX)?.expect("no budget"))
+}
+
+/// Whether a suit or grand hand game with these ten cards is a sure schwarz from seat 0
+/// (forehand leads): every card of hers wins its trick when she leads them in turn, her
+/// top trumps first (a static test: no search). Such a game also wins ouvert, since the
+/// defenders are assumed to see every card anyway.
+pub fn hand_game_all_tricks(game_type: GameType, hand: Cards) -> Result<bool, SkatError> {
+    if game_type.is_null() {
+        return Ok(false);
+    }
+    let s = ParanoidState::start(game_type, 0, hand, None)?;
+    Ok(s.sure_winners().1)
+}
+
+/// [`hand_game_reaches`] within `budget` search nodes: `None` if the search needs more.
+pub fn hand_game_reaches_within(
+    game_type: GameType,
+    seat: u8,
+    hand: Cards,
+    target: i32,
+    budget: u64,
+) -> Result<Option<bool>, SkatError> {
     let s = ParanoidState::start(game_type, seat, hand, None)?;
-    Ok(paranoid_reaches(&s, target))
+    Ok(paranoid_reaches_within(&s, target, budget))
 }
 
 #[cfg(test)]

@@ -275,6 +275,25 @@ fn start_checks_its_cards() {
 }
 
 #[test]
+fn sure_winners_prove_strong_hand_games_at_once() {
+    let grand = Cards::parse("CJ SJ HA HT HK HQ H9 SA ST DA").unwrap();
+    assert!(hand_game_all_tricks(GameType::Grand, grand).unwrap());
+    // (in a heart game the missing jacks outrank her hearts)
+    assert!(!hand_game_all_tricks(GameType::Hearts, grand).unwrap());
+    let strong = Cards::parse("CJ SJ HJ DJ CA CT CK SA ST HA").unwrap();
+    for seat in 0..3 {
+        assert_eq!(
+            hand_game_reaches_within(GameType::Grand, seat, strong, 61, 1000).unwrap(),
+            Some(true)
+        );
+    }
+    assert_eq!(
+        hand_game_reaches_within(GameType::Grand, 0, strong, 120, 10).unwrap(),
+        Some(true)
+    );
+}
+
+#[test]
 fn hand_game_tests() {
     // Without trumps worth the name a grand is never sure.
     let weak = Cards::parse("C7 C8 C9 S7 S8 S9 H7 H8 D7 D8").unwrap();
@@ -307,4 +326,56 @@ fn keeping_filter_matches_the_brute_force() {
         checked >= 10,
         "only {checked} positions with the declarer to move"
     );
+}
+
+/// The null safe-cards rule agrees with the plain search (without the rule) on random null
+/// positions: ten-card starts of hand and pick-up games from every seat, and the trick
+/// starts after random first tricks, wherever the plain search finishes within its budget.
+#[test]
+fn the_null_rule_agrees_with_the_plain_search() {
+    use crate::paranoid_null::null_rule;
+    let mut rng = Rng::new(77);
+    let (mut decided, mut compared, mut both) = (0, 0, 0);
+    for _ in 0..120 {
+        let mut deck: Vec<Card> = Card::all().collect();
+        rng.shuffle(&mut deck);
+        let hand = deck[..10].iter().fold(Cards(0), |h, &c| h.with(c));
+        let skat = deck[10..12].iter().fold(Cards(0), |h, &c| h.with(c));
+        for seat in 0..3u8 {
+            let known = if seat == 1 { Some(skat) } else { None };
+            let mut s = ParanoidState::start(GameType::Null, seat, hand, known).unwrap();
+            for trick in 0..3 {
+                if trick > 0 {
+                    // a random trick
+                    for _ in 0..3 {
+                        if s.is_over() {
+                            break;
+                        }
+                        let m: Vec<Card> = s.moves().iter().collect();
+                        s = s.play(m[rng.below(m.len() as u64) as usize]).unwrap();
+                    }
+                }
+                if s.is_over() {
+                    break;
+                }
+                let rule = null_rule(&s);
+                decided += rule.is_some() as u32;
+                let mut p = Paranoid {
+                    null_rule: false,
+                    budget: 300_000,
+                    ..Paranoid::default()
+                };
+                let v = p.search(&s, 0, 1);
+                if !p.out_of_budget {
+                    compared += 1;
+                    if let Some(r) = rule {
+                        both += 1;
+                        assert_eq!(r, v, "{hand} seat {seat} after {trick} tricks");
+                    }
+                }
+            }
+        }
+    }
+    // the rule decides most positions, and is checked on many
+    assert!(decided > 250 && both > 200, "{decided} {compared} {both}");
 }

@@ -98,6 +98,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(paranoid::paranoid_wins, m)?)?;
     m.add_function(wrap_pyfunction!(paranoid::paranoid_keeping_cards, m)?)?;
     m.add_function(wrap_pyfunction!(paranoid::paranoid_target, m)?)?;
+    m.add_function(wrap_pyfunction!(paranoid::paranoid_hand, m)?)?;
+    m.add_function(wrap_pyfunction!(paranoid::paranoid_all_tricks, m)?)?;
     m.add_function(wrap_pyfunction!(research::fcf_solver_ablation, m)?)?;
     Ok(())
 }

@@ -2,10 +2,11 @@
 
 use pyo3::prelude::*;
 use skat_core::paranoid::{
-    declarer_target, paranoid_keeping, paranoid_reaches, paranoid_value, ParanoidState,
+    declarer_target, hand_game_all_tricks, hand_game_reaches_within, paranoid_keeping,
+    paranoid_reaches, paranoid_value, ParanoidState,
 };
 
-use crate::cards::PyCards;
+use crate::cards::{PyCards, PyGameType};
 use crate::error::to_py;
 use crate::game::PyView;
 
@@ -46,4 +47,31 @@ pub fn paranoid_keeping_cards(
 #[pyfunction]
 pub fn paranoid_target(view: &PyView) -> PyResult<i32> {
     declarer_target(&view.0).map_err(to_py)
+}
+
+/// Whether a hand game of `game_type` with these ten cards, the declarer in `seat` (0
+/// forehand, who leads), surely reaches `target`: card points for suit and grand (61 a win,
+/// 90 schneider), 1 for null (no trick; the defenders see every card, so this also decides
+/// null ouvert). `None` when the search needs more than `budget` nodes.
+#[pyfunction]
+#[pyo3(signature = (hand, game_type, seat, target, budget=200_000))]
+pub fn paranoid_hand(
+    py: Python<'_>,
+    hand: &PyCards,
+    game_type: PyGameType,
+    seat: u8,
+    target: i32,
+    budget: u64,
+) -> PyResult<Option<bool>> {
+    let (h, gt) = (hand.0, game_type.into());
+    py.allow_threads(move || hand_game_reaches_within(gt, seat, h, target, budget))
+        .map_err(to_py)
+}
+
+/// Whether a suit or grand hand game with these ten cards is a sure schwarz (and ouvert)
+/// from forehand: every card of hers wins its trick when she leads them in turn, her top
+/// trumps first (a static test).
+#[pyfunction]
+pub fn paranoid_all_tricks(hand: &PyCards, game_type: PyGameType) -> PyResult<bool> {
+    hand_game_all_tricks(game_type.into(), hand.0).map_err(to_py)
 }

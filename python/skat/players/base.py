@@ -120,6 +120,7 @@ OPTION_RANGES: dict[str, tuple[float | None, float | None]] = {
     "kontra": (0.0, 1.01),
     "re": (0.0, 1.01),
     "paranoid": (0, 10),
+    "paranoid_bid": (0, 100_000_000),
 }
 
 

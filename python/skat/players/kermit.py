@@ -5,7 +5,10 @@ of winning a game that reaches it (:func:`skat.bidding.evaluate`), is at least `
 (Kermit's B = 0.6; Zoot played 0.55). After winning the auction it compares the expected
 Seeger-Fabian score of picking up the skat (the mean over the 231 possible skats of the best
 discard and contract) with the best hand game (announcements included where they pay) and
-then declares the discard and contract of highest expected score, null ouvert included. Card
+then declares the discard and contract of highest expected score, null ouvert included. A hand
+game that paranoid search proves sure (:mod:`skat.bidding.paranoid`: whatever the skat and the
+defenders' cards) is valued exactly, and the player bids up to its value even where the
+learned evaluation would pass. Card
 play is the ``pimc`` player's, with the worlds drawn by card inference (:mod:`skat.inference`):
 as declarer from the defenders' bids, as defender from the announced contract's 10+2 value
 and the other defender's bids.
@@ -16,7 +19,8 @@ defender, the default; ``S`` or ``D`` one side only; ``NI`` none: uniform worlds
 ``candidates`` (uniform candidate worlds weighed per decision, default 2000),
 ``inference_tables`` (path of learned inference tables ``.npz`` as ``skat train inference``
 writes them; default the packaged ones; a missing or unreadable file is refused when the player
-is made) and every ``pimc`` option.
+is made), ``paranoid_bid`` (search nodes per sure-game test, default
+:data:`skat.defaults.PARANOID_BID_NODES`; 0: no tests) and every ``pimc`` option.
 
 >>> from skat.players import make_player
 >>> p = make_player("kermit:threshold=0.55,worlds=20,threads=1")
@@ -26,13 +30,25 @@ is made) and every ``pimc`` option.
 
 from __future__ import annotations
 
-from skat._core import Action, Cards, Contract, Inference, Phase, PimcDecision, View, bids
+from skat._core import (
+    Action,
+    Cards,
+    Contract,
+    GameType,
+    Inference,
+    Phase,
+    PimcDecision,
+    View,
+    bids,
+)
 from skat.bidding.model import BiddingModel, default_model
+from skat.bidding.paranoid import SureGame, sure_hand_game
 from skat.defaults import (
     INFERENCE_CANDIDATES,
     INFERENCE_SIDES,
     KERMIT_THRESHOLD,
     KONTRA_THRESHOLD,
+    PARANOID_BID_NODES,
     PIMC_TT_MB,
     RE_THRESHOLD,
     WORLDS,
@@ -67,6 +83,7 @@ class KermitPlayer(PimcPlayer):
         re: float = RE_THRESHOLD,
         paranoid: int = 0,
         tables: str | None = None,
+        paranoid_bid: int = PARANOID_BID_NODES,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
@@ -99,13 +116,16 @@ class KermitPlayer(PimcPlayer):
             self._inference = compiled_tables(
                 inference_tables, sides, candidates, self.model if model else None
             )
+        self.paranoid_bid = paranoid_bid
         self._values: dict[int, float] = {}
         self._plan: Contract | None = None
+        self._sure: dict[int, SureGame | None] = {}
 
     def new_game(self, seat: int, seed: int) -> None:
         super().new_game(seat, seed)
         self._values = {}
         self._plan = None
+        self._sure = {}
 
     @property
     def inference(self) -> Inference | None:
@@ -138,18 +158,36 @@ class KermitPlayer(PimcPlayer):
             self._values = dict(zip(BIDS, values, strict=True))
         return self._values[bid]
 
+    def sure_game(self, view: View, bid: int) -> SureGame | None:
+        """The surely won hand game reaching ``bid`` (:func:`skat.bidding.paranoid.sure_hand_game`,
+        cached for the game): null always tried, a suit or grand game when it is the model's
+        best hand game with a win probability of at least 0.9; ``None`` with
+        ``paranoid_bid=0``."""
+        if self.paranoid_bid <= 0:
+            return None
+        if bid not in self._sure:
+            _, best, _, win = self.model.tables.best_hand(view.hand, view.seat, bid)
+            types = () if best.game_type == GameType.NULL or win < 0.9 else (best.game_type,)
+            self._sure[bid] = sure_hand_game(view.hand, view.seat, bid, self.paranoid_bid, types)
+        return self._sure[bid]
+
     def _bid(self, view: View, legal: list[Action]) -> Action:
         hold = next((a for a in legal if a.kind == "hold"), None)
         if hold is not None:
-            return hold if self.bid_value(view, view.bid) >= self.threshold else _pass(legal)
+            keep = self.bid_value(view, view.bid) >= self.threshold
+            return hold if keep or self._sure_reaches(view, view.bid) else _pass(legal)
         nxt = next((a for a in legal if a.kind == "bid"), None)
-        if (
-            nxt is not None
-            and nxt.bid is not None
-            and self.bid_value(view, nxt.bid) >= self.threshold
-        ):
-            return nxt
+        if nxt is not None and nxt.bid is not None:
+            if self.bid_value(view, nxt.bid) >= self.threshold:
+                return nxt
+            if self._sure_reaches(view, nxt.bid):
+                return nxt
         return _pass(legal)
+
+    def _sure_reaches(self, view: View, bid: int) -> bool:
+        """Whether a sure hand game (checked once, at the lowest bid) reaches ``bid``."""
+        sure = self.sure_game(view, BIDS[0])
+        return sure is not None and sure.value >= bid
 
     # ----- after the auction -------------------------------------------------------------
 
@@ -157,6 +195,9 @@ class KermitPlayer(PimcPlayer):
         t = self.model.tables
         pickup = t.pickup_value(view.hand, view.seat, view.bid)
         _, contract, hand_ev, _ = t.best_hand(view.hand, view.seat, view.bid)
+        sure = self.sure_game(view, view.bid)
+        if sure is not None and sure.score >= max(hand_ev, pickup):
+            contract, hand_ev = sure.contract, sure.score
         if hand_ev > pickup:
             action = _declaration(legal, contract)
             if action is not None:
