@@ -23,6 +23,7 @@ so a directory never holds a half-written table.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -103,6 +104,10 @@ def _build_shard(
     return data, dict(stats)
 
 
+def _halve_task(path: str, start: int, end: int) -> tuple[str, int, int]:
+    return path, start, end
+
+
 def _halve_shard(task: tuple[str, int, int]) -> tuple[bytes, dict[str, int]]:
     path, start, end = task
     data, stats = lookup_halve_range(path, start, end)
@@ -164,36 +169,63 @@ def _build_table(
     progress: Callable[[str, int, int], None] | None,
 ) -> dict[str, Any]:
     start = time.time()
-    label = f"{cls}-{k}"
-    n = lookup_row_count(cls, k)
+    rows, entries, totals = _sharded(
+        out,
+        f"{cls}-{k}",
+        lookup_row_count(cls, k),
+        shard_rows,
+        _build_shard,
+        lambda a, b: (cls, k, a, b, *method),
+        _file(out, cls, k),
+        (workers, ray),
+        progress,
+    )
+    return {
+        "class": cls,
+        "cards": k,
+        "rows": rows,
+        "tentpoles": entries,
+        "valuations_built_now": totals.get("valuations", 0),
+        "nodes_built_now": totals.get("nodes", 0),
+        "seconds": round(time.time() - start, 1),
+    }
+
+
+def _sharded(
+    out: str,
+    label: str,
+    n: int,
+    shard_rows: int,
+    shard: Callable[[Any], tuple[bytes, dict[str, int]]],
+    task_of: Callable[[int, int], Any],
+    final: str,
+    where: tuple[int | None, str | None],
+    progress: Callable[[str, int, int], None] | None,
+) -> tuple[int, int, dict[str, int]]:
+    """Runs ``shard(task_of(start, end))`` for the row ranges of ``n`` rows not yet kept under
+    ``out/parts/label`` (``where``: workers and Ray address), keeps each result there, then
+    joins them into ``final``. Returns its rows and entries and the shards' counters summed
+    (over the shards run now)."""
     parts_dir = os.path.join(out, "parts", label)
     os.makedirs(parts_dir, exist_ok=True)
     bounds = [(s, min(n, s + shard_rows)) for s in range(0, n, shard_rows)]
     paths = [os.path.join(parts_dir, f"{i:06d}.part") for i in range(len(bounds))]
     todo = [i for i, p in enumerate(paths) if not os.path.exists(p)]
     rows_done = n - sum(bounds[i][1] - bounds[i][0] for i in todo)
-    totals = {"rows": 0, "valuations": 0, "tentpoles": 0, "nodes": 0}
+    totals: dict[str, int] = {}
     if progress:
         progress(label, rows_done, n)
-    tasks = [(cls, k, bounds[i][0], bounds[i][1], *method) for i in todo]
-    for j, (data, stats) in run_tasks(_build_shard, tasks, workers=workers, ray=ray):
+    tasks = [task_of(*bounds[i]) for i in todo]
+    for j, (data, stats) in run_tasks(shard, tasks, workers=where[0], ray=where[1]):
         i = todo[j]
         _write_atomic(paths[i], data)
-        for key in totals:
-            totals[key] += stats[key]
+        for key, v in stats.items():
+            totals[key] = totals.get(key, 0) + v
         rows_done += bounds[i][1] - bounds[i][0]
         if progress:
             progress(label, rows_done, n)
-    rows, entries = _merge(out, parts_dir, paths, _file(out, cls, k))
-    return {
-        "class": cls,
-        "cards": k,
-        "rows": rows,
-        "tentpoles": entries,
-        "valuations_built_now": totals["valuations"],
-        "nodes_built_now": totals["nodes"],
-        "seconds": round(time.time() - start, 1),
-    }
+    rows, entries = _merge(out, parts_dir, paths, final)
+    return rows, entries, totals
 
 
 def _merge(out: str, parts_dir: str, paths: list[str], final: str) -> tuple[int, int]:
@@ -237,31 +269,21 @@ def halve(
             continue
         start = time.time()
         cls, k = t["class"], t["cards"]
-        label = f"{cls}-{k}"
         final = _file(path, cls, k)
-        n = t["rows"]
-        parts_dir = os.path.join(path, "parts", f"halve-{label}")
-        os.makedirs(parts_dir, exist_ok=True)
-        bounds = [(s, min(n, s + shard_rows)) for s in range(0, n, shard_rows)]
-        paths = [os.path.join(parts_dir, f"{i:06d}.part") for i in range(len(bounds))]
-        todo = [i for i, p in enumerate(paths) if not os.path.exists(p)]
-        rows_done = n - sum(bounds[i][1] - bounds[i][0] for i in todo)
-        totals = {"rows": 0, "half_rows": 0, "tentpoles_before": 0, "tentpoles_after": 0}
-        if progress:
-            progress(label, rows_done, n)
-        tasks = [(final, bounds[i][0], bounds[i][1]) for i in todo]
-        for j, (data, stats) in run_tasks(_halve_shard, tasks, workers=workers, ray=ray):
-            i = todo[j]
-            _write_atomic(paths[i], data)
-            for key in totals:
-                totals[key] += stats[key]
-            rows_done += bounds[i][1] - bounds[i][0]
-            if progress:
-                progress(label, rows_done, n)
-        rows, entries = _merge(path, parts_dir, paths, final)
+        rows, entries, totals = _sharded(
+            path,
+            f"halve-{cls}-{k}",
+            t["rows"],
+            shard_rows,
+            _halve_shard,
+            functools.partial(_halve_task, final),
+            final,
+            (workers, ray),
+            progress,
+        )
         summary: dict[str, Any] = {"class": cls, "cards": k, "rows": rows}
         summary.update(
-            half_rows_now=totals["half_rows"],
+            half_rows_now=totals.get("half_rows", 0),
             tentpoles_before=t["entries"],
             tentpoles_after=entries,
             seconds=round(time.time() - start, 1),

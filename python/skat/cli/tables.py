@@ -7,8 +7,10 @@ and prints the summaries.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from rich.console import Console
+from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from skat import defaults
@@ -36,6 +38,18 @@ def _classes(text: str) -> list[str]:
     if bad or not out:
         raise argparse.ArgumentTypeError(f"expected classes from suit, grand, null; got {text!r}")
     return out
+
+
+def _table_progress(bar: Progress) -> Callable[[str, int, int], None]:
+    """A ``progress(label, rows_done, rows_total)`` callback with one bar per table."""
+    tasks: dict[str, TaskID] = {}
+
+    def progress(label: str, done: int, total: int) -> None:
+        if label not in tasks:
+            tasks[label] = bar.add_task(f"{label} rows", total=total)
+        bar.update(tasks[label], completed=done)
+
+    return progress
 
 
 def cmd_tables_estimate(args: argparse.Namespace, console: Console) -> int:
@@ -87,13 +101,7 @@ def cmd_tables_build(args: argparse.Namespace, console: Console) -> int:
         return cmd_tables_estimate(args, console)
 
     with progress_bar(console) as bar:
-        tasks: dict[str, object] = {}
-
-        def progress(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(f"{label} rows", total=total)
-            bar.update(tasks[label], completed=done)  # type: ignore[arg-type]
-
+        progress = _table_progress(bar)
         built = build(
             args.out,
             args.cards,
@@ -153,13 +161,7 @@ def cmd_tables_halve(args: argparse.Namespace, console: Console) -> int:
     from skat.tables import halve
 
     with progress_bar(console) as bar:
-        tasks: dict[str, object] = {}
-
-        def progress(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(f"{label} rows", total=total)
-            bar.update(tasks[label], completed=done)  # type: ignore[arg-type]
-
+        progress = _table_progress(bar)
         done = halve(
             args.dir,
             workers=args.workers,
