@@ -117,10 +117,12 @@ def test_sure_hand_games() -> None:
 
 def _declared(deal: skat.Deal, spec: str) -> tuple[int | None, str]:
     from skat.players import make_player
+    from skat.players.kermit import KermitPlayer
 
     players = [make_player(spec) for _ in range(3)]
     g = skat.Game(deal)
     for i, p in enumerate(players):
+        assert isinstance(p, KermitPlayer)
         p.new_game(seat=i, seed=1)
     while g.contract is None and not g.is_over:
         seat = g.to_move
