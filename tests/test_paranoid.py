@@ -4,6 +4,9 @@ Rust tests check it exactly against a brute force over all consistent worlds).""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import skat
@@ -145,3 +148,14 @@ def test_kermit_declares_sure_hand_games() -> None:
     deal = skat.Deal((grand, skat.Cards(rest[:10]), skat.Cards(rest[10:20])), skat.Cards(rest[20:]))
     assert _declared(deal, spec + "100000") == (0, "GO")
     assert _declared(deal, spec + "0") != (0, "GO")
+
+
+def test_sure_games_survey_command(tmp_path: Path) -> None:
+    from skat.cli import main
+
+    out = tmp_path / "s.json"
+    assert main(["research", "sure-games", "--deals", "2", "--seed", "1", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["hands"] == 6 and data["budget"] == 100_000
+    assert 0 <= data["seconds"]["median"] <= data["seconds"]["max"]
+    assert main(["research", "sure-games", "--deals", "0"]) == 2

@@ -39,6 +39,7 @@ def _modules() -> list[ModuleType]:
         ramsch,
         softmaxn,
         spades,
+        sure_games,
         synthetic,
         threshold_estimate,
         thresholds,
@@ -57,4 +58,5 @@ def _modules() -> list[ModuleType]:
         kontra,
         ramsch,
         softmaxn,
+        sure_games,
     ]
