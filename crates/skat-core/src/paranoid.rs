@@ -258,11 +258,9 @@ impl ParanoidState {
         let (mut points, mut top) = (0, 0);
         let jacks = [Suit::Clubs, Suit::Spades, Suit::Hearts, Suit::Diamonds]
             .map(|s| Card::new(s, Rank::Jack));
-        let mut order: Vec<Card> = jacks.to_vec();
-        if let Some(t) = gt.trump_suit() {
-            order.extend(PLAIN_ORDER.iter().map(|&r| Card::new(t, r)));
-        }
-        for c in order {
+        let trump_suit = gt.trump_suit().into_iter();
+        let suit_trumps = trump_suit.flat_map(|t| PLAIN_ORDER.map(|r| Card::new(t, r)));
+        for c in jacks.into_iter().chain(suit_trumps) {
             if mine.contains(c) {
                 points += c.points() as i32;
                 top += 1;
@@ -387,13 +385,18 @@ impl Paranoid {
         }
         let maximise = s.to_move() == s.declarer;
         let mut best = if maximise { i32::MIN } else { i32::MAX };
-        let mut moves: Vec<Card> = s.moves().iter().collect();
+        let mut moves = [Card::from_index(0); 32];
+        let mut n = 0;
+        for c in s.moves().iter() {
+            moves[n] = c;
+            n += 1;
+        }
         if maximise && !s.game_type.is_null() {
             // the declarer's strongest cards first: they usually prove a guarantee fastest
             let led = s.trick[0].map_or(Cards(0), |c| s.game_type.follow_group(c));
-            moves.sort_by_key(|&c| std::cmp::Reverse(s.game_type.power(c, led)));
+            moves[..n].sort_by_key(|&c| std::cmp::Reverse(s.game_type.power(c, led)));
         }
-        for c in moves {
+        for &c in &moves[..n] {
             let next = s.play(c).expect("moves are playable");
             let v = self.search(&next, alpha, beta);
             if maximise {

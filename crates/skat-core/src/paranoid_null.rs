@@ -31,6 +31,11 @@ fn suit_bits(c: Cards, s: u32) -> u32 {
     c.0 >> (8 * s) & 0xFF
 }
 
+/// The lowest card of a holding (as a bit; 0 for none).
+fn lowest(h: u32) -> u32 {
+    h & h.wrapping_neg()
+}
+
 /// Whether the holding `h` (null-ordered bits) is safe against the unknown cards `u`.
 fn holding_safe(h: u32, u: u32) -> bool {
     let mut i = 0;
@@ -54,36 +59,26 @@ pub fn null_rule(s: &ParanoidState) -> Option<i32> {
         return Some(0);
     }
     let hand = s.cards[s.declarer as usize];
-    let (h, u): (Vec<u32>, Vec<u32>) = (0..4)
-        .map(|t| (suit_bits(hand, t), suit_bits(s.unknown, t)))
-        .unzip();
-    let safe: Vec<bool> = (0..4).map(|t| holding_safe(h[t], u[t])).collect();
-    let all_safe = safe.iter().all(|&x| x);
-    if s.leader != s.declarer {
-        if all_safe {
-            return Some(1);
-        }
-    } else if all_safe {
-        // a lead that keeps every holding safe
-        let hidden = s.hidden_skat;
-        let lead = (0..4).any(|t| {
-            h[t] != 0 && {
-                let low = h[t] & h[t].wrapping_neg();
-                u[t] & (low - 1) == 0
-                    && u[t].count_ones() > hidden
-                    && holding_safe(h[t] - low, u[t])
-            }
-        });
-        if lead {
+    let h = [0, 1, 2, 3].map(|t| suit_bits(hand, t));
+    let u = [0, 1, 2, 3].map(|t| suit_bits(s.unknown, t));
+    if (0..4).all(|t| holding_safe(h[t], u[t])) {
+        // defenders to lead; or her lead of a suit's lowest card that every unknown card of
+        // it beats, some defender surely holds, and that leaves the suit safe
+        let safe_lead = |t: usize| {
+            let low = lowest(h[t]);
+            low != 0
+                && u[t] & (low - 1) == 0
+                && u[t].count_ones() > s.hidden_skat
+                && holding_safe(h[t] - low, u[t])
+        };
+        if s.leader != s.declarer || (0..4).any(safe_lead) {
             return Some(1);
         }
     }
     // before the first card: a suit with an unknown card below her lowest loses
-    if s.counts == [10; 3] {
-        let exposed = (0..4).any(|t| h[t] != 0 && u[t] & ((h[t] & h[t].wrapping_neg()) - 1) != 0);
-        if exposed {
-            return Some(0);
-        }
+    let exposed = |t: usize| h[t] != 0 && u[t] & (lowest(h[t]) - 1) != 0;
+    if s.counts == [10; 3] && (0..4).any(exposed) {
+        return Some(0);
     }
     None
 }

@@ -120,12 +120,14 @@ class KermitPlayer(PimcPlayer):
         self._values: dict[int, float] = {}
         self._plan: Contract | None = None
         self._sure: dict[int, SureGame | None] = {}
+        self._hand: dict[int, tuple[Cards | None, Contract, float, float]] = {}
 
     def new_game(self, seat: int, seed: int) -> None:
         super().new_game(seat, seed)
         self._values = {}
         self._plan = None
         self._sure = {}
+        self._hand = {}
 
     @property
     def inference(self) -> Inference | None:
@@ -166,10 +168,16 @@ class KermitPlayer(PimcPlayer):
         if self.paranoid_bid <= 0:
             return None
         if bid not in self._sure:
-            _, best, _, win = self.model.tables.best_hand(view.hand, view.seat, bid)
+            _, best, _, win = self._best_hand(view, bid)
             types = () if best.game_type == GameType.NULL or win < 0.9 else (best.game_type,)
             self._sure[bid] = sure_hand_game(view.hand, view.seat, bid, self.paranoid_bid, types)
         return self._sure[bid]
+
+    def _best_hand(self, view: View, bid: int) -> tuple[Cards | None, Contract, float, float]:
+        """The model's best hand declaration at ``bid`` (cached for the game)."""
+        if bid not in self._hand:
+            self._hand[bid] = self.model.tables.best_hand(view.hand, view.seat, bid)
+        return self._hand[bid]
 
     def _bid(self, view: View, legal: list[Action]) -> Action:
         hold = next((a for a in legal if a.kind == "hold"), None)
@@ -194,7 +202,7 @@ class KermitPlayer(PimcPlayer):
     def _skat(self, view: View, legal: list[Action]) -> Action:
         t = self.model.tables
         pickup = t.pickup_value(view.hand, view.seat, view.bid)
-        _, contract, hand_ev, _ = t.best_hand(view.hand, view.seat, view.bid)
+        _, contract, hand_ev, _ = self._best_hand(view, view.bid)
         sure = self.sure_game(view, view.bid)
         if sure is not None and sure.score >= max(hand_ev, pickup):
             contract, hand_ev = sure.contract, sure.score

@@ -103,6 +103,15 @@ impl RowRef<'_> {
     pub fn low_half(&self) -> bool {
         self.packed[0] as u8 & LOW_HALF != 0
     }
+
+    /// The tentpoles as built: `(valuation, value)`, every value of a low half flagged
+    /// [`LOW_HALF`].
+    pub fn entries(&self) -> Vec<(u32, u8)> {
+        let flag = if self.low_half() { LOW_HALF } else { 0 };
+        (0..self.vals.len())
+            .map(|i| (self.vals[i], self.value(i) | flag))
+            .collect()
+    }
 }
 
 /// The valuation of a compact (null) table's one tentpole.
@@ -267,13 +276,7 @@ impl ClassTable {
             }
             let (key, r, next) = self.record(o);
             o = next;
-            let flag = if r.low_half() { LOW_HALF } else { 0 };
-            Some((
-                key,
-                (0..r.vals.len())
-                    .map(|i| (r.vals[i], r.value(i) | flag))
-                    .collect(),
-            ))
+            Some((key, r.entries()))
         })
     }
 

@@ -281,6 +281,12 @@ pub(crate) fn valuations(
     vals
 }
 
+/// Every valuation of [`valuations`] with its trivial bounds `0..points in play` (suit and
+/// grand; null games have their own).
+pub(crate) fn trivial_bounds(vals: &[(i32, u32, [u32; 3], Combo)]) -> Vec<(u32, i32, i32)> {
+    vals.iter().map(|v| (v.1, 0, v.0)).collect()
+}
+
 /// The rank sets of each group of a row (see [`candidates`]).
 pub(crate) fn rank_sets(lay: &Layout, row: &RowSpec) -> Vec<Vec<u32>> {
     let all = row.hands[0] | row.hands[1] | row.hands[2];
@@ -351,8 +357,6 @@ impl Builder {
         let mut poles: Vec<(u32, u8)> = Vec::new();
         // per tentpole: of how many valuations it gave one of the two bounds that closed them
         let mut closed: Vec<u32> = Vec::new();
-        // every valuation with its trivial bounds (for the prune)
-        let mut trivial: Vec<(u32, i32, i32)> = Vec::with_capacity(if self.prune { n } else { 0 });
         // per end of the order, the two tentpoles that gave the last closed valuation's
         // bounds: neighbouring valuations are usually closed by the same two, so they are
         // tried first and most valuations cost two distances instead of a scan
@@ -374,9 +378,6 @@ impl Builder {
             } else {
                 (0, points)
             };
-            if self.prune {
-                trivial.push((val, lo, hi));
-            }
             // the tentpoles giving the bounds so far (MAX: the trivial bounds)
             let (mut at_lo, mut at_hi) = (usize::MAX, usize::MAX);
             let mut tighten = |j: usize, lo: &mut i32, hi: &mut i32| {
@@ -431,7 +432,7 @@ impl Builder {
                     tt: &mut self.tt,
                     eg: &mut self.eg,
                     hands: &row.hands,
-                    decl: row.decl as usize,
+                    decl,
                     per_group: &per_group,
                     lattice: lattice.as_ref().expect("walks have a lattice"),
                     nodes: 0,
@@ -458,7 +459,7 @@ impl Builder {
                 }
             }
             // null values do not depend on the valuation: stored as valuation 0
-            poles.push((if lay.game_type.is_null() { 0 } else { val }, v as u8));
+            poles.push((if null { 0 } else { val }, v as u8));
             closed.push(1);
             scan.push(poles.len() as u32 - 1);
         }
@@ -467,14 +468,16 @@ impl Builder {
         let mut order: Vec<usize> = (0..poles.len()).collect();
         order.sort_by_key(|&j| std::cmp::Reverse(closed[j]));
         let mut poles: Vec<(u32, u8)> = order.iter().map(|&j| poles[j]).collect();
-        if self.prune && !lay.game_type.is_null() {
-            poles = prune(lay, &trivial, poles, run);
-        }
-        if self.half && !null {
-            let bounds: Vec<(u32, i32, i32)> = vals.iter().map(|v| (v.1, 0, v.0)).collect();
-            if let Some(h) = low_half(lay, &bounds, &values, &poles, run) {
-                poles = h;
-                self.stats.half_rows += 1;
+        if (self.prune || self.half) && !null {
+            let bounds = trivial_bounds(&vals);
+            if self.prune {
+                poles = prune(lay, &bounds, poles, run);
+            }
+            if self.half {
+                if let Some(h) = low_half(lay, &bounds, &values, &poles, run) {
+                    poles = h;
+                    self.stats.half_rows += 1;
+                }
             }
         }
         self.stats.tentpoles += poles.len() as u64;

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 
 use super::layout::Layout;
 use super::lookup::{ClassTable, LOW_HALF};
-use super::lookup_build::{class_layout, rank_sets, rows, valuations, BuiltRow, RowSpec};
+use super::lookup_build::{class_layout, rank_sets, rows, trivial_bounds, valuations, BuiltRow};
 use super::search::Searcher;
 
 /// The exact value of every valuation of a row from its full tentpoles (`vals`: every
@@ -53,9 +53,6 @@ pub fn halve(
     poles: Vec<(u32, u8)>,
     run: i32,
 ) -> Vec<(u32, u8)> {
-    if lay.game_type.is_null() {
-        return poles;
-    }
     row_values(lay, vals, &poles, run)
         .and_then(|values| low_half(lay, vals, &values, &poles, run))
         .unwrap_or(poles)
@@ -109,16 +106,6 @@ pub fn low_half(
     )
 }
 
-/// Every valuation of a row with its trivial bounds `0..points in play` (suit and grand).
-pub fn trivial_bounds(class: u8, row: &RowSpec) -> Vec<(u32, i32, i32)> {
-    let lay = class_layout(class);
-    let per_group = rank_sets(lay, row);
-    valuations(lay, class, row, &per_group)
-        .iter()
-        .map(|v| (v.1, 0, v.0))
-        .collect()
-}
-
 /// Counters of a conversion to half rows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HalveStats {
@@ -166,17 +153,15 @@ pub fn halve_range(
         let row = table
             .row(r.key)
             .ok_or_else(|| format!("{}: a row is missing", path.display()))?;
-        let flag = if row.low_half() { LOW_HALF } else { 0 };
-        let poles: Vec<(u32, u8)> = (0..row.vals.len())
-            .map(|i| (row.vals[i], row.value(i) | flag))
-            .collect();
+        let poles = row.entries();
         st.rows += 1;
         st.tentpoles_before += poles.len() as u64;
         let after = if row.low_half() {
             poles
         } else {
             let run = Searcher::trump_run(lay, &r.hands, r.decl as usize);
-            halve(lay, &trivial_bounds(class, r), poles, run)
+            let vals = valuations(lay, class, r, &rank_sets(lay, r));
+            halve(lay, &trivial_bounds(&vals), poles, run)
         };
         st.half_rows += (after[0].1 & LOW_HALF != 0) as u64;
         st.tentpoles_after += after.len() as u64;

@@ -257,11 +257,7 @@ fn half_rows_stay_exact_and_are_smaller() {
         assert!(st.tentpoles_after < st.tentpoles_before && st.half_rows > 0);
         let back = ClassTable::from_bytes(&t.to_bytes()).unwrap();
         for r in &all[range.clone()] {
-            let row = back.row(r.key).unwrap();
-            let flag = if row.low_half() { LOW_HALF } else { 0 };
-            let poles: Vec<(u32, u8)> = (0..row.vals.len())
-                .map(|i| (row.vals[i], row.value(i) | flag))
-                .collect();
+            let poles = back.row(r.key).unwrap().entries();
             assert_tentpoles_exact(class, r, &poles, 30, &mut rng);
         }
         // the second entry of a half row unflagged in the file (the values are the last
