@@ -654,24 +654,8 @@ impl Iimc {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pimc::tests::playing_game;
     use crate::rng::Rng;
-
-    fn playing_game(seed: u64) -> Game {
-        let mut s = seed;
-        loop {
-            let mut rng = Rng::new(s);
-            let mut g = Game::new(Deal::random_with(&mut rng));
-            while !g.is_over() && g.phase() != Phase::Playing {
-                let acts = g.legal_actions();
-                let a = acts[rng.below(acts.len() as u64) as usize];
-                g.apply(a).unwrap();
-            }
-            if g.phase() == Phase::Playing {
-                return g;
-            }
-            s += 1000;
-        }
-    }
 
     fn small() -> IimcOptions {
         IimcOptions {

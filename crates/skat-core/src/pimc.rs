@@ -451,15 +451,16 @@ impl Pimc {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::action::Action;
     use crate::deal::Deal;
     use crate::game::Game;
     use crate::rules::GameType;
 
-    fn playing_game(seed: u64) -> Game {
-        // random legal actions until card play starts with a declarer
+    /// A game in card play after random legal auction actions (the first seed from `seed` on,
+    /// in steps of 1000, whose auction finds a declarer).
+    pub(crate) fn playing_game(seed: u64) -> Game {
         let mut s = seed;
         loop {
             let mut rng = crate::rng::Rng::new(s);
