@@ -9,8 +9,15 @@ import numpy as np
 import pytest
 
 import skat
-from skat._core import Solver, check_estimators, estimator_layout, estimator_samples
+from skat._core import (
+    Solver,
+    check_estimators,
+    estimator_estimates,
+    estimator_layout,
+    estimator_samples,
+)
 from skat.cli import main
+from skat.training import estimator_net as net
 from skat.training import estimators as est
 
 
@@ -76,12 +83,78 @@ def test_the_estimator_file_round_trips(tmp_path: Path) -> None:
     assert all(set(r["mae"]) == {"LR", "LR+SA", "LRbdd+SA"} for r in rows)
 
 
+def test_the_networks_learn_and_the_core_computes_what_numpy_does(tmp_path: Path) -> None:
+    data = est.generate(100, 4, workers=1)
+    lay = estimator_layout()
+    fits = net.fit_nets(data, hidden=6, epochs=3, cap=8.0, seed=2)
+    assert [f.game_class for f in fits] == ["suit", "grand"]
+    assert all(f.hidden == 6 for f in fits)
+    again = net.fit_nets(data, hidden=6, epochs=3, cap=8.0, seed=2)
+    for a, b in zip(fits, again, strict=True):
+        assert np.array_equal(a.w1, b.w1) and a.bias == b.bias
+    blob = net.to_bytes(fits)
+    check_estimators(blob)
+    with pytest.raises(skat.SkatError):
+        check_estimators(blob[:-1])
+    for f in fits:
+        dim = int(lay[f"{f.game_class}_dim"])
+        # every slot with held-out positions has a sigma, and its held-out error
+        assert (f.sigma > 0).sum() == len(f.mae) > 10
+        for (gc, k, role), d in data.items():
+            if gc != f.game_class:
+                continue
+            slot = (k - f.min_cards) * 3 + role
+            x = np.concatenate([d.features, np.full((len(d.value), 1), dim + slot)], axis=1)
+            want = net.predict(f, x)
+            feats = d.features.astype("<u4")
+            if f.sigma[slot] == 0:
+                with pytest.raises(skat.SkatError):
+                    estimator_estimates(blob, gc, k, role, feats.tobytes(), feats.shape[1])
+                continue
+            got = estimator_estimates(blob, gc, k, role, feats.tobytes(), feats.shape[1])
+            assert np.allclose(got, want, atol=1e-3)
+    with pytest.raises(skat.SkatError):
+        estimator_estimates(blob, "suit", 6, 0, np.array([10**6] * 40, "<u4").tobytes(), 40)
+    # fitting learns something: the held-out error beats always guessing the training mean
+    for f in fits:
+        ds = [d for (gc, _, _), d in data.items() if gc == f.game_class]
+        y = np.concatenate([d.value for d in ds])
+        test = np.concatenate([d.test for d in ds])
+        assert np.mean(list(f.mae.values())) < np.abs(y[test] - y[~test].mean()).mean() + 1.0
+
+
+def test_the_samples_file_round_trips(tmp_path: Path) -> None:
+    data = est.generate(30, 5, workers=1)
+    path = tmp_path / "s.npz"
+    est.save_samples(data, path, 30, 5)
+    back = est.load_samples(path, 30, 5)
+    assert back.keys() == data.keys()
+    for key, d in data.items():
+        for name in ("features", "value", "lo", "hi", "test"):
+            assert np.array_equal(getattr(back[key], name), getattr(d, name))
+    with pytest.raises(ValueError):
+        est.load_samples(path, 30, 6)
+
+
 def test_train_estimators_command(tmp_path: Path) -> None:
     out, report = tmp_path / "e.bin", tmp_path / "e.json"
     args = ["train", "estimators", "--positions", "60", "--steps", "3", "--workers", "1"]
-    assert main([*args, "--out", str(out), "--json", str(report)]) == 0
+    assert main([*args, "--hidden", "0", "--out", str(out), "--json", str(report)]) == 0
+    assert out.read_bytes()[:4] == b"SKE1"
     check_estimators(out.read_bytes())
     assert 18 < len(json.loads(report.read_text())["slots"]) <= 36
+    # the networks, labelled once and fitted again from the kept positions
+    samples = tmp_path / "s.npz"
+    nets = [*args, "--hidden", "4", "--epochs", "1", "--samples", str(samples)]
+    assert main([*nets, "--out", str(out), "--json", str(report)]) == 0
+    first = out.read_bytes()
+    assert first[:4] == b"SKE2" and samples.exists()
+    rows = json.loads(report.read_text())["slots"]
+    for r in rows:
+        assert r["sigma"] == pytest.approx(max(r["sd"]["net+SA"], 0.5))
+    assert main([*nets, "--out", str(out)]) == 0
+    assert out.read_bytes() == first
+    assert main([*nets, "--seed", "9", "--out", str(out)]) == 2
 
 
 def test_probcut_option_and_its_bounds() -> None:

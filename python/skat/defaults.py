@@ -212,6 +212,12 @@ ESTIMATOR_CAP = 5.0
 ESTIMATOR_STEPS = 300
 """Full-batch Adam steps per estimator slot."""
 
+ESTIMATOR_HIDDEN = 64
+"""Hidden width of the shipped estimator networks (one per game class; 0: per-slot linear)."""
+
+ESTIMATOR_EPOCHS = 8
+"""Passes over the training positions when fitting the estimator networks."""
+
 KNN_THRESHOLD = 51.0
 """Open-handed card points a kind must be predicted to reach for the ``knn`` player to bid it."""
 

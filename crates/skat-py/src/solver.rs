@@ -581,6 +581,51 @@ pub fn check_estimators(data: &[u8]) -> PyResult<()> {
         .map_err(PositionError::new_err)
 }
 
+/// The estimates of an estimator file's model for slot (class, cards per hand, leader role)
+/// on rows of `width` active features (little-endian u32 each, as `estimator_samples` gives
+/// them); raises on a bad file, a slot without a model or a feature out of range.
+#[pyfunction]
+pub fn estimator_estimates(
+    data: &[u8],
+    cls: &str,
+    cards: u32,
+    role: usize,
+    features: &[u8],
+    width: usize,
+) -> PyResult<Vec<f32>> {
+    use solver::estimator as e;
+    let est = e::Estimator::from_bytes(data).map_err(PositionError::new_err)?;
+    let class = match cls {
+        "suit" => 0u8,
+        "grand" => 1,
+        _ => {
+            return Err(PositionError::new_err(format!(
+                "no estimator class {cls:?}"
+            )))
+        }
+    };
+    if width == 0 || !features.len().is_multiple_of(4 * width) {
+        return Err(PositionError::new_err(
+            "features are not rows of the given width",
+        ));
+    }
+    let feats: Vec<u32> = features
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if feats.iter().any(|&f| f as usize >= e::dim(class)) {
+        return Err(PositionError::new_err("a feature index is out of range"));
+    }
+    feats
+        .chunks_exact(width)
+        .map(|row| {
+            est.estimate_features(class, cards, role, row)
+                .map(|(v, _)| v)
+                .ok_or_else(|| PositionError::new_err("the slot has no model"))
+        })
+        .collect()
+}
+
 /// ProbCut against the exact solver: `positions` random 30-card positions from `seed`
 /// analysed by both (single thread), per class (see `skat bench solver --pcut`).
 #[pyfunction]

@@ -1,16 +1,19 @@
 """``skat train estimators``: the card-point estimators of the solver's ProbCut.
 
-Generates labelled start-of-trick positions on every local core (or Ray), fits one linear
-model per slot (class, cards per hand, leader's role), prints the held-out mean absolute
-error of plain least squares (LR), LR clamped to the static bounds (LR+SA) and the shipped
-capped-residual fit clamped (LRbdd+SA) beside the thesis's Table 7.3, and writes the
-estimator file. The build embeds ``crates/skat-core/data/estimators.bin``: write there and
-rebuild (``pip install -e .``) to make a new file the one ProbCut uses.
+Generates labelled start-of-trick positions on every local core (or Ray; --samples keeps
+them for later fits), fits one linear model per slot (class, cards per hand, leader's role)
+and one small network per class shared by its slots, prints the held-out mean absolute error
+of plain least squares (LR), LR clamped to the static bounds (LR+SA), the capped-residual
+linear fit clamped (LRbdd+SA) and the network clamped (net+SA) beside the thesis's Table 7.3,
+and writes the estimator file: the networks, or with --hidden 0 the LRbdd+SA linear models.
+The build embeds ``crates/skat-core/data/estimators.bin``: write there and rebuild (``pip
+install -e .``) to make a new file the one ProbCut uses.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -39,18 +42,35 @@ THESIS_MAE = {
 
 
 def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
-    from skat.training.estimators import fit_all, generate, report, save
+    from skat.training.estimator_net import fit_nets
+    from skat.training.estimators import (
+        fit_all,
+        generate,
+        load_samples,
+        report,
+        save,
+        save_samples,
+    )
 
     start = time.time()
     with progress_bar(console) as bar:
-        gen = bar.add_task("labelling positions", total=12 * args.positions)
-        data = generate(
-            args.positions,
-            args.seed,
-            workers=args.workers,
-            ray=args.ray,
-            progress=lambda n: bar.update(gen, completed=n),
-        )
+        if args.samples and os.path.exists(args.samples):
+            try:
+                data = load_samples(args.samples, args.positions, args.seed)
+            except (OSError, ValueError, KeyError) as e:
+                console.print(f"error: {args.samples}: {e}")
+                return 2
+        else:
+            gen = bar.add_task("labelling positions", total=12 * args.positions)
+            data = generate(
+                args.positions,
+                args.seed,
+                workers=args.workers,
+                ray=args.ray,
+                progress=lambda n: bar.update(gen, completed=n),
+            )
+            if args.samples:
+                save_samples(data, args.samples, args.positions, args.seed)
         label_s = time.time() - start
         fit = bar.add_task("fitting slots", total=len(data))
         fits = fit_all(
@@ -59,21 +79,38 @@ def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
             steps=args.steps,
             progress=lambda n: bar.update(fit, completed=n),
         )
-    save(fits, args.out)
-    out: dict[str, Any] = report(fits)
+        nets = []
+        if args.hidden > 0:
+            task = bar.add_task("fitting networks", total=2 * args.epochs)
+            nets = fit_nets(
+                data,
+                hidden=args.hidden,
+                epochs=args.epochs,
+                cap=args.cap,
+                seed=args.seed,
+                progress=lambda n: bar.update(task, completed=n),
+            )
+    save(fits, args.out, nets=nets)
+    out: dict[str, Any] = report(fits, nets)
     out.update(
         positions=args.positions,
         seed=args.seed,
         cap=args.cap,
         steps=args.steps,
+        hidden=args.hidden,
+        epochs=args.epochs if args.hidden > 0 else 0,
+        model="net+SA" if args.hidden > 0 else "LRbdd+SA",
+        file_bytes=os.path.getsize(args.out),
         label_seconds=round(label_s, 1),
         seconds=round(time.time() - start, 1),
     )
+
     t = Table(
         title=f"{args.out}: held-out mean absolute error (SD) in card points;"
         " thesis = Table 7.3, LRbdd+SA"
     )
-    for col in ("class", "tricks", "to move", "train", "LR", "LR+SA", "LRbdd+SA", "thesis"):
+    variants = ["LR", "LR+SA", "LRbdd+SA"] + (["net+SA"] if nets else [])
+    for col in ("class", "tricks", "to move", "train", *variants, "thesis"):
         t.add_column(col, justify="left" if col in ("class", "to move") else "right")
     for s in out["slots"]:
         role = ("soloist", "left defender", "right defender").index(s["to_move"])
@@ -83,7 +120,7 @@ def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
             str(s["tricks_played"]),
             s["to_move"],
             f"{s['train']:,}",
-            *(f"{s['mae'][v]:.2f} ({s['sd'][v]:.1f})" for v in ("LR", "LR+SA", "LRbdd+SA")),
+            *(f"{s['mae'][v]:.2f} ({s['sd'][v]:.1f})" if v in s["mae"] else "" for v in variants),
             f"{thesis[role]:.1f}" if thesis else "",
         )
     console.print(t)
@@ -121,6 +158,26 @@ def add_parser(
         type=checks.integer(1, 100_000),
         default=defaults.ESTIMATOR_STEPS,
         help=f"gradient steps per slot (default: {defaults.ESTIMATOR_STEPS})",
+    )
+    e.add_argument(
+        "--hidden",
+        type=checks.integer(0, 128),
+        default=defaults.ESTIMATOR_HIDDEN,
+        help="hidden width of the networks written (0: write the per-slot linear models)"
+        f" (default: {defaults.ESTIMATOR_HIDDEN})",
+    )
+    e.add_argument(
+        "--epochs",
+        type=checks.integer(1, 1000),
+        default=defaults.ESTIMATOR_EPOCHS,
+        help="passes over the positions when fitting the networks"
+        f" (default: {defaults.ESTIMATOR_EPOCHS})",
+    )
+    e.add_argument(
+        "--samples",
+        metavar="FILE",
+        type=checks.out_file,
+        help="keep the labelled positions in FILE (.npz), or read them from it if it exists",
     )
     run_options(e, "position seed")
     e.add_argument("--out", type=checks.out_file, required=True, help="estimator file to write")

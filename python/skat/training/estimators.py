@@ -21,11 +21,14 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from skat.parallel import run_tasks
+
+if TYPE_CHECKING:
+    from skat.training.estimator_net import NetFit
 
 CHUNK = 5000
 """Positions per generation task."""
@@ -129,6 +132,52 @@ def generate(
                     test=test[m],
                 )
     return out
+
+
+def save_samples(
+    data: dict[tuple[str, int, int], SlotData], path: str | Path, positions: int, seed: int
+) -> None:
+    """Keeps generated positions (an ``.npz``) so that later fits skip the labelling."""
+    arrays: dict[str, np.ndarray] = {
+        "meta": np.array([positions, seed], np.int64),
+    }
+    for (gc, k, r), d in data.items():
+        tag = f"{gc}-{k}-{r}"
+        arrays[f"{tag}-features"] = d.features.astype(np.uint32)
+        arrays[f"{tag}-value"] = d.value.astype(np.int16)
+        arrays[f"{tag}-lo"] = d.lo.astype(np.int16)
+        arrays[f"{tag}-hi"] = d.hi.astype(np.int16)
+        arrays[f"{tag}-test"] = d.test
+    with open(path, "wb") as f:
+        np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
+
+
+def load_samples(
+    path: str | Path, positions: int, seed: int
+) -> dict[tuple[str, int, int], SlotData]:
+    """The positions :func:`save_samples` kept; ``ValueError`` if they were generated with
+    other sizes or another seed."""
+    with np.load(path) as z:
+        meta = [int(x) for x in z["meta"]]
+        if meta != [positions, seed]:
+            raise ValueError(
+                f"{path} holds {meta[0]} positions of seed {meta[1]},"
+                f" not {positions} of seed {seed}"
+            )
+        out = {}
+        for name in z.files:
+            if not name.endswith("-features"):
+                continue
+            tag = name[: -len("-features")]
+            gc, k, r = tag.split("-")
+            out[(gc, int(k), int(r))] = SlotData(
+                features=z[name].astype(np.int64),
+                value=z[f"{tag}-value"].astype(np.float64),
+                lo=z[f"{tag}-lo"].astype(np.float64),
+                hi=z[f"{tag}-hi"].astype(np.float64),
+                test=z[f"{tag}-test"].astype(bool),
+            )
+    return dict(sorted(out.items()))
 
 
 def _predict(w: np.ndarray, b: float, f: np.ndarray) -> np.ndarray:
@@ -237,18 +286,28 @@ def to_bytes(fits: list[SlotFit]) -> bytes:
     return bytes(out)
 
 
-def save(fits: list[SlotFit], path: str | Path) -> None:
-    """Writes the estimator file (checked by the Rust parser first)."""
+def save(fits: list[SlotFit], path: str | Path, nets: list[NetFit] | None = None) -> None:
+    """Writes the estimator file (checked by the Rust parser first): the networks if given,
+    else the linear models."""
     from skat._core import check_estimators
+    from skat.training import estimator_net
 
-    data = to_bytes(fits)
+    data = estimator_net.to_bytes(nets) if nets else to_bytes(fits)
     check_estimators(data)
     Path(path).write_bytes(data)
 
 
-def report(fits: list[SlotFit]) -> dict[str, Any]:
+def report(fits: list[SlotFit], nets: list[NetFit] | None = None) -> dict[str, Any]:
     """The Table 7.3 figures as JSON: per slot (suit first, by tricks played) the held-out
-    mean absolute error and error SD of each variant."""
+    mean absolute error and error SD of each variant (the networks' as "net+SA"); ``sigma``
+    is that of the model written."""
+    for net in nets or []:
+        for f in fits:
+            key = (f.cards, f.role)
+            if f.game_class == net.game_class and key in net.mae:
+                f.mae["net+SA"] = net.mae[key]
+                f.sd["net+SA"] = net.sd[key]
+                f.sigma = float(net.sigma[(f.cards - net.min_cards) * 3 + f.role])
     roles = ("soloist", "left defender", "right defender")
     return {
         "slots": [

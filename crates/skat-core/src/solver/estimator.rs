@@ -21,9 +21,10 @@
 //!
 //! The weights come from `skat train estimators` (least squares on positions labelled by the
 //! exact solver, with the residual capped in the gradient: the thesis's "LRbdd"), stored in
-//! the little-endian file format of [`Estimator::from_bytes`]. The build embeds
-//! `crates/skat-core/data/estimators.bin`; a file without slots means "no estimator" and
-//! ProbCut then never cuts.
+//! the little-endian file format of [`Estimator::from_bytes`]. A file may instead hold one
+//! small network per class over the same features ([`super::estimator_net`], `SKE2`). The
+//! build embeds `crates/skat-core/data/estimators.bin`; a file without slots means "no
+//! estimator" and ProbCut then never cuts.
 //!
 //! ProbCut ([`ProbCut`]): with confidence `P` the search at a trick start of a slot takes
 //! the estimate `e` (clamped to the node's static bounds) and its slot's residual standard
@@ -34,6 +35,7 @@
 
 use std::sync::OnceLock;
 
+use super::estimator_net::{self, class_slot, Net};
 use super::layout::Layout;
 
 /// Smallest and largest cards per hand of a slot.
@@ -80,6 +82,8 @@ pub struct Slot {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Estimator {
     slots: Vec<Option<Slot>>,
+    /// Per class, a network that serves every slot of the class it has a sigma for.
+    nets: [Option<Net>; 2],
 }
 
 fn read_u32(b: &[u8], at: &mut usize) -> Result<u32, String> {
@@ -97,7 +101,14 @@ impl Estimator {
     /// per hand and role (one byte each, then a zero byte), sigma and bias (f32) and the
     /// weight count (u32, the class's dimension) followed by the weights (f32). All
     /// little-endian.
+    /// An `SKE2` file holds networks instead ([`Net::parse`]).
     pub fn from_bytes(b: &[u8]) -> Result<Estimator, String> {
+        if b.len() >= 4 && &b[..4] == estimator_net::MAGIC {
+            return Ok(Estimator {
+                slots: vec![None; SLOTS],
+                nets: Net::parse(b)?,
+            });
+        }
         if b.len() < 8 || &b[..4] != MAGIC {
             return Err("not an estimator file (expected the SKE1 header)".into());
         }
@@ -135,12 +146,21 @@ impl Estimator {
         if at != b.len() {
             return Err("trailing bytes after the last slot".into());
         }
-        Ok(Estimator { slots })
+        Ok(Estimator {
+            slots,
+            nets: [None, None],
+        })
     }
 
     /// The number of slots with a model.
     pub fn slot_count(&self) -> usize {
-        self.slots.iter().filter(|s| s.is_some()).count()
+        let by_net: usize = self
+            .nets
+            .iter()
+            .flatten()
+            .map(|n| n.sigma.iter().filter(|&&s| s > 0.0).count())
+            .sum();
+        self.slots.iter().filter(|s| s.is_some()).count() + by_net
     }
 
     /// Whether no slot has a model.
@@ -166,13 +186,42 @@ impl Estimator {
         let class = class_of(lay)?;
         let k = hands[leader].count_ones();
         let role = (leader + 3 - decl) % 3;
-        let s = self.slot(class, k, role)?;
+        if !self.has_model(class, k, role) {
+            return None;
+        }
         let mut f = [0u32; MAX_ACTIVE];
         let n = features(lay, hands, decl, &mut f);
-        let mut e = s.bias;
-        for &i in &f[..n] {
-            e += s.weights[i as usize];
+        self.estimate_features(class, k, role, &f[..n])
+    }
+
+    /// Whether slot (class, cards per hand, leader role) has a model.
+    #[inline]
+    fn has_model(&self, class: u8, k: u32, role: usize) -> bool {
+        match &self.nets[class as usize] {
+            Some(net) => class_slot(k, role).is_some_and(|s| net.sigma[s] > 0.0),
+            None => self.slot(class, k, role).is_some(),
         }
+    }
+
+    /// The estimate and sigma from a position's active features (as [`features`] gives
+    /// them), if the slot has a model.
+    #[inline]
+    pub fn estimate_features(
+        &self,
+        class: u8,
+        k: u32,
+        role: usize,
+        features: &[u32],
+    ) -> Option<(f32, f32)> {
+        if let Some(net) = self.nets.get(class as usize)?.as_ref() {
+            let slot = class_slot(k, role)?;
+            let sigma = net.sigma[slot];
+            return (sigma > 0.0).then(|| (net.estimate(class, slot, features), sigma));
+        }
+        let s = self.slot(class, k, role)?;
+        let e = features
+            .iter()
+            .fold(s.bias, |e, &i| e + s.weights[i as usize]);
         Some((e, s.sigma))
     }
 }

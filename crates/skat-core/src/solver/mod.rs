@@ -50,6 +50,7 @@ pub mod bounds;
 pub mod endgame;
 pub mod estimator;
 pub mod estimator_data;
+pub mod estimator_net;
 pub mod huge;
 pub mod layout;
 pub mod lookup;
