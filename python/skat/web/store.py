@@ -23,9 +23,10 @@ import threading
 import time
 from typing import Any
 
+from skat import defaults
 from skat._core import SkatError
 
-DEFAULT_DB = "skat-tables.sqlite"
+DEFAULT_DB = defaults.SERVE_DB
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS lists (
