@@ -569,6 +569,7 @@ pub fn estimator_layout(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("grand_dim", e::GRAND_DIM)?;
     d.set_item("min_cards", e::MIN_K)?;
     d.set_item("max_cards", e::MAX_K)?;
+    d.set_item("deep_from", solver::estimator_net::DEEP_FROM)?;
     d.set_item("builtin_slots", e::builtin().slot_count())?;
     Ok(d)
 }

@@ -3,10 +3,12 @@ all of the class's slots (the Rust side is ``crates/skat-core/src/solver/estimat
 
 The inputs are the slot's sparse constellation features (the linear models' features, see
 :mod:`skat.training.estimators`) plus one input naming the slot (hand size and leader's
-role); the estimate is ``bias + sum wl[f] + w2 . relu(b1 + sum W1[f])`` over the active
-inputs ``f``. It is fitted by minibatch Adam on the squared error with the residual capped in
-the gradient (as the linear "LRbdd" fit), then every estimate is clamped to the static bounds
-before it is scored: the held-out error deviation of each slot becomes its ProbCut sigma.
+role); the estimate is ``bias + sum wl[f] + w2 . relu(b1 + sum W1[g])`` over the active
+inputs ``f`` and the active inputs ``g`` from ``deep_from`` on (the cards' single locations,
+the first columns, feed only the linear part). It is fitted by minibatch Adam on the squared
+error with the residual capped in the gradient (as the linear "LRbdd" fit), then every
+estimate is clamped to the static bounds before it is scored: the held-out error deviation of
+each slot becomes its ProbCut sigma.
 
 Invariants: the fit depends only on the positions and the seed (one numpy generator for the
 initial weights and the batch order); the held-out positions are the linear fit's (the last
@@ -40,6 +42,8 @@ class NetFit:
     wl: np.ndarray
     sigma: np.ndarray
     """Per slot ``(cards - min_cards) * 3 + role``; 0 where the slot has no model."""
+    deep: np.ndarray
+    """The input columns that feed the hidden layer."""
     mae: dict[tuple[int, int], float] = field(default_factory=dict)
     sd: dict[tuple[int, int], float] = field(default_factory=dict)
 
@@ -79,18 +83,34 @@ def _scatter(idx: np.ndarray, vals: np.ndarray, rows: int) -> np.ndarray:
 
 
 def _forward(
-    w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, wl: np.ndarray, bias: float, x: np.ndarray
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    wl: np.ndarray,
+    bias: float,
+    x: np.ndarray,
+    deep: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    z = w1[x].sum(axis=1) + b1
+    z = w1[x[:, deep]].sum(axis=1) + b1
     out: np.ndarray = np.maximum(z, 0) @ w2 + wl[x].sum(axis=1) + bias
     return z, out
+
+
+def deep_columns(x: np.ndarray, deep_from: int) -> np.ndarray:
+    """The columns of input rows ``x`` whose inputs are all at least ``deep_from``; the
+    others must be all below it (the layout of the features guarantees it)."""
+    deep = (x >= deep_from).all(axis=0)
+    if not ((x < deep_from).all(axis=0) | deep).all():
+        raise ValueError("a feature column mixes wide-only and deep inputs")
+    return np.flatnonzero(deep)
 
 
 def predict(fit: NetFit, x: np.ndarray, chunk: int = 50_000) -> np.ndarray:
     """The unclamped estimates for input rows ``x`` (features plus the slot input)."""
     out = np.empty(len(x))
     for i in range(0, len(x), chunk):
-        out[i : i + chunk] = _forward(fit.w1, fit.b1, fit.w2, fit.wl, fit.bias, x[i : i + chunk])[1]
+        part = x[i : i + chunk]
+        out[i : i + chunk] = _forward(fit.w1, fit.b1, fit.w2, fit.wl, fit.bias, part, fit.deep)[1]
     return out
 
 
@@ -101,6 +121,7 @@ def fit_class(
     min_cards: int,
     max_cards: int,
     *,
+    deep_from: int,
     hidden: int,
     epochs: int,
     cap: float,
@@ -116,7 +137,9 @@ def fit_class(
     inputs = dim + nslots
     rng = np.random.default_rng(seed)
     width = x.shape[1]
-    w1 = rng.normal(0.0, 1.0 / np.sqrt(width), (inputs, hidden)).astype(np.float32)
+    deep = deep_columns(x, deep_from)
+    w1 = rng.normal(0.0, 1.0 / np.sqrt(len(deep)), (inputs, hidden)).astype(np.float32)
+    w1[:deep_from] = 0.0
     b1 = np.zeros(hidden, np.float32)
     w2 = rng.normal(0.0, 1.0 / np.sqrt(hidden), hidden).astype(np.float32)
     wl = np.zeros(inputs, np.float32)
@@ -132,13 +155,13 @@ def fit_class(
         for i in range(0, len(order), batch):
             bi = order[i : i + batch]
             xb = x[bi]
-            z, out = _forward(w1, b1, w2, wl, bias, xb)
+            z, out = _forward(w1, b1, w2, wl, bias, xb, deep)
             r = np.clip(out - y[bi], -cap, cap).astype(np.float32) / len(bi)
             h = np.maximum(z, 0)
             gz = np.outer(r, w2) * (z > 0)
             flat = xb.ravel()
             grads = [
-                _scatter(flat, np.repeat(gz, width, axis=0), inputs),
+                _scatter(xb[:, deep].ravel(), np.repeat(gz, len(deep), axis=0), inputs),
                 gz.sum(axis=0),
                 h.T @ r,
                 np.bincount(flat, weights=np.repeat(r, width), minlength=inputs).astype(np.float32),
@@ -158,7 +181,7 @@ def fit_class(
         rate *= decay
         if progress is not None:
             progress(epoch + 1)
-    fit = NetFit(game_class, min_cards, nslots, bias, b1, w2, w1, wl, np.zeros(nslots))
+    fit = NetFit(game_class, min_cards, nslots, bias, b1, w2, w1, wl, np.zeros(nslots), deep)
     est = np.clip(predict(fit, x[test]), lo[test], hi[test]) if test.any() else np.zeros(0)
     err = est - y[test]
     for s in range(nslots):
@@ -200,6 +223,7 @@ def fit_nets(
                 int(lay[f"{gc}_dim"]),
                 int(lay["min_cards"]),
                 int(lay["max_cards"]),
+                deep_from=int(lay["deep_from"]),
                 hidden=hidden,
                 epochs=epochs,
                 cap=cap,

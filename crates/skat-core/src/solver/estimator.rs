@@ -197,9 +197,17 @@ impl Estimator {
     /// Whether slot (class, cards per hand, leader role) has a model.
     #[inline]
     fn has_model(&self, class: u8, k: u32, role: usize) -> bool {
-        match &self.nets[class as usize] {
-            Some(net) => class_slot(k, role).is_some_and(|s| net.sigma[s] > 0.0),
-            None => self.slot(class, k, role).is_some(),
+        self.sigma(class, k, role).is_some()
+    }
+
+    /// The error deviation of slot (class, cards per hand, leader role), if it has a model.
+    #[inline]
+    pub fn sigma(&self, class: u8, k: u32, role: usize) -> Option<f32> {
+        match self.nets.get(class as usize)? {
+            Some(net) => class_slot(k, role)
+                .map(|s| net.sigma[s])
+                .filter(|&s| s > 0.0),
+            None => self.slot(class, k, role).map(|s| s.sigma),
         }
     }
 
@@ -367,9 +375,19 @@ impl ProbCut {
         lo: i32,
         hi: i32,
     ) -> Option<i32> {
-        let (e, sigma) = self.est.estimate(lay, hands, decl, leader)?;
+        let class = class_of(lay)?;
+        let k = hands[leader].count_ones();
+        let role = (leader + 3 - decl) % 3;
+        let half = self.z * self.est.sigma(class, k, role)?;
+        // the clamped estimate lies in [lo, hi]: where no estimate there could clear the
+        // window, none is computed (the decision is the same)
+        if (hi as f32) - half < beta as f32 && (lo as f32) + half > alpha as f32 {
+            return None;
+        }
+        let mut f = [0u32; MAX_ACTIVE];
+        let n = features(lay, hands, decl, &mut f);
+        let (e, _) = self.est.estimate_features(class, k, role, &f[..n])?;
         let e = e.clamp(lo as f32, hi as f32);
-        let half = self.z * sigma;
         if e - half >= beta as f32 {
             Some(beta)
         } else if e + half <= alpha as f32 {
