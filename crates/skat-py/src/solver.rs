@@ -523,15 +523,7 @@ pub fn estimator_samples<'py>(
     game_class: &str,
     cards: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let class = match game_class {
-        "suit" => 0u8,
-        "grand" => 1,
-        _ => {
-            return Err(PositionError::new_err(format!(
-                "game_class must be \"suit\" or \"grand\", got {game_class:?}"
-            )))
-        }
-    };
+    let class = estimator_class(game_class)?;
     if !(1..=10).contains(&cards) {
         return Err(PositionError::new_err(format!(
             "cards per hand must be 1..10, got {cards}"
@@ -558,6 +550,17 @@ pub fn estimator_samples<'py>(
     d.set_item("lo", pyo3::types::PyBytes::new(py, &lo))?;
     d.set_item("hi", pyo3::types::PyBytes::new(py, &hi))?;
     Ok(d)
+}
+
+/// An estimator class by name: 0 suit, 1 grand.
+fn estimator_class(name: &str) -> PyResult<u8> {
+    match name {
+        "suit" => Ok(0),
+        "grand" => Ok(1),
+        _ => Err(PositionError::new_err(format!(
+            "game_class must be \"suit\" or \"grand\", got {name:?}"
+        ))),
+    }
 }
 
 /// The estimators' layout: feature-table length per class and the hand sizes of the slots.
@@ -596,15 +599,7 @@ pub fn estimator_estimates(
 ) -> PyResult<Vec<f32>> {
     use solver::estimator as e;
     let est = e::Estimator::from_bytes(data).map_err(PositionError::new_err)?;
-    let class = match cls {
-        "suit" => 0u8,
-        "grand" => 1,
-        _ => {
-            return Err(PositionError::new_err(format!(
-                "no estimator class {cls:?}"
-            )))
-        }
-    };
+    let class = estimator_class(cls)?;
     if width == 0 || !features.len().is_multiple_of(4 * width) {
         return Err(PositionError::new_err(
             "features are not rows of the given width",
