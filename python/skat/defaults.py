@@ -212,6 +212,9 @@ ESTIMATOR_CAP = 5.0
 ESTIMATOR_STEPS = 300
 """Full-batch Adam steps per estimator slot."""
 
+SURE_GAMES_DEALS = 100
+"""Random deals of ``skat research sure-games`` (three hands each)."""
+
 ESTIMATOR_HIDDEN = 64
 """Hidden width of the shipped estimator networks (one per game class; 0: per-slot linear)."""
 

@@ -62,8 +62,8 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     k.add_argument(
         "--deals",
         type=checks.integer(1, checks.COUNT_MAX),
-        default=100,
-        help="random deals (three hands each; default: 100)",
+        default=defaults.SURE_GAMES_DEALS,
+        help=f"random deals (three hands each; default: {defaults.SURE_GAMES_DEALS})",
     )
     k.add_argument(
         "--budget",
