@@ -8,9 +8,9 @@ use skat_core::pimc::PimcOptions;
 
 use crate::cards::PyCard;
 use crate::error::IntoPyResult;
-use crate::game::PyView;
 use crate::inference::{stats_dict, PyInference};
 use crate::solver::options_from;
+use crate::state::PyView;
 
 /// One legal card's mean playout value in an IIMC decision, from the deciding seat's side.
 #[pyclass(name = "IimcValue", module = "skat", frozen)]

@@ -9,7 +9,7 @@ use skat_core::sampling::World;
 use crate::bidding::PyBiddingTables;
 use crate::cards::{hands_tuple, CardsArg, PyCard, PyCards};
 use crate::error::IntoPyResult;
-use crate::game::PyView;
+use crate::state::PyView;
 
 type PyWorld = ((PyCards, PyCards, PyCards), PyCards);
 type WorldIn = ((CardsArg, CardsArg, CardsArg), CardsArg);

@@ -17,10 +17,12 @@ mod paranoid;
 mod pimc;
 mod ramsch;
 mod research;
+mod rules;
 mod sampling;
 mod softmaxn;
 mod solver;
 mod spades;
+mod state;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -36,18 +38,18 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyAction>()?;
     m.add_class::<game::PyDeal>()?;
     m.add_class::<game::PyGameResult>()?;
-    m.add_class::<game::PyView>()?;
-    m.add_class::<game::PyGame>()?;
-    m.add_function(wrap_pyfunction!(game::perft, m)?)?;
+    m.add_class::<state::PyView>()?;
+    m.add_class::<state::PyGame>()?;
+    m.add_function(wrap_pyfunction!(rules::perft, m)?)?;
     m.add_function(wrap_pyfunction!(ramsch::ramsch_decide, m)?)?;
     m.add_function(wrap_pyfunction!(softmaxn::softmaxn_decide, m)?)?;
-    m.add_function(wrap_pyfunction!(game::random_game, m)?)?;
-    m.add_function(wrap_pyfunction!(game::random_games, m)?)?;
-    m.add_function(wrap_pyfunction!(game::legal_cards, m)?)?;
-    m.add_function(wrap_pyfunction!(game::trick_winner, m)?)?;
-    m.add_function(wrap_pyfunction!(game::bids, m)?)?;
-    m.add_function(wrap_pyfunction!(game::card_power, m)?)?;
-    m.add_function(wrap_pyfunction!(game::matadors, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::random_game, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::legal_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::trick_winner, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::bids, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::card_power, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::matadors, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::sample_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::count_worlds, m)?)?;
     m.add_class::<bidding::PyBiddingTables>()?;

@@ -8,7 +8,7 @@ use skat_core::paranoid::{
 
 use crate::cards::{PyCards, PyGameType};
 use crate::error::to_py;
-use crate::game::PyView;
+use crate::state::PyView;
 
 /// The declarer's paranoid value in `view` (hers, during card play): the card points (skat
 /// included) she can guarantee whatever the hidden cards and however the defenders play, as

@@ -8,9 +8,10 @@ use skat_core::sampling::World;
 
 use crate::cards::{CardsArg, PyCard};
 use crate::error::IntoPyResult;
-use crate::game::{PyContract, PyView};
+use crate::game::PyContract;
 use crate::inference::{stats_dict, PyInference};
 use crate::solver::options_from;
+use crate::state::PyView;
 
 /// One legal card's averaged value in a PIMC decision, from the deciding seat's side.
 #[pyclass(name = "CardValue", module = "skat", frozen)]

@@ -6,7 +6,7 @@ use skat_core::ramsch_pimc;
 
 use crate::cards::PyCard;
 use crate::error::IntoPyResult;
-use crate::game::PyView;
+use crate::state::PyView;
 
 /// PIMC for a Ramsch: the seat to move (``view.seat``) values each legal card over
 /// ``worlds`` worlds drawn from ``seed``, each searched open-handed and paranoid (the exact

@@ -5,7 +5,7 @@ use skat_core::sampling::Knowledge;
 
 use crate::cards::{hands_tuple, PyCards};
 use crate::error::IntoPyResult;
-use crate::game::PyView;
+use crate::state::PyView;
 
 type PyWorld = ((PyCards, PyCards, PyCards), PyCards);
 

@@ -7,7 +7,7 @@ use skat_core::softmaxn_pimc::{self, SoftOptions};
 
 use crate::cards::PyCard;
 use crate::error::IntoPyResult;
-use crate::game::PyView;
+use crate::state::PyView;
 
 /// Soft-max^n over ``worlds`` sampled worlds for the seat to move in a suit or grand game,
 /// once every hand holds at most ``endgame`` cards at a trick's start. ``kind`` is the seat's

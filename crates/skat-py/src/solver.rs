@@ -13,7 +13,8 @@ use skat_core::{Card, Contract};
 
 use crate::cards::{hands_tuple, CardArg, CardsArg, PyCard, PyCards, PyGameType};
 use crate::error::{IntoPyResult, PositionError};
-use crate::game::{PyContract, PyGame};
+use crate::game::PyContract;
+use crate::state::PyGame;
 
 /// A contract given as `Contract`, its token (`"G"`, `"NO"`) or a `GameType`.
 pub struct ContractArg(pub Contract);
