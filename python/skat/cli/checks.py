@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
@@ -261,3 +262,9 @@ def draw_seed(value: int | None, console: Console) -> int:
     drawn = int.from_bytes(os.urandom(4), "little")
     console.print(f"[dim]seed {drawn} (repeat with --seed {drawn})[/dim]")
     return drawn
+
+
+def command_line() -> str:
+    """The ``skat`` command line of this run, for the records a run writes ("" when not
+    started as ``skat``, e.g. from Python)."""
+    return "skat " + " ".join(sys.argv[1:]) if sys.argv and "skat" in sys.argv[0] else ""

@@ -1,5 +1,6 @@
-"""``skat train selfplay``, ``skat train bidding`` and ``skat train inference``: make training
-games and learn the models the players read.
+"""``skat train``: make training games and learn the models the players read. This module holds
+``bidding``, ``curve``, ``knn`` and ``inference``; ``selfplay`` and ``estimators`` have their
+own modules (:mod:`skat.cli.train_selfplay`, :mod:`skat.cli.train_estimators`).
 
 Each kind is its own subcommand with its own options and help. The learning code is in
 :mod:`skat.training`; this module checks the options, reports progress and writes the model.
@@ -9,22 +10,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from skat import defaults
-from skat.cli import checks, train_estimators
+from skat.cli import checks, train_estimators, train_selfplay
 from skat.cli.checks import OptionError
 from skat.display import progress_bar
-
-if TYPE_CHECKING:
-    from skat.training.selfplay import SelfplayConfig
 
 BIDDING_HELP = """\
 Learn the 10+2 bidding evaluation from played games.
@@ -48,106 +44,11 @@ inference reads. The result is the same for any --workers.
 """
 
 
-def _command_line() -> str:
-    return "skat " + " ".join(sys.argv[1:]) if sys.argv and "skat" in sys.argv[0] else ""
-
-
 def _count_lines(path: str) -> int:
     if not os.path.exists(path):
         return 0
     with open(path, encoding="utf-8") as f:
         return sum(1 for line in f if line.strip())
-
-
-SELFPLAY_HELP = """\
-Play self-play games into a directory of shards, for 'skat train bidding --data DIR'.
-
-Games 0..N-1 of the run (--games N): game i deals Deal.random(derive_seed(SEED, i)) and is
-played by three --players (one spec for all seats, or three), or with --contracts as a training
-contract (declarer and contract chosen so that losing contracts are seen too, optionally
---guide MODEL; three pimc players with --worlds). DIR/shard-KKKKK.iss.gz holds --shard-games
-games as gzip ISS records; DIR/manifest.json the configuration and each shard's CPU time.
-Resumable: games already in DIR are skipped, a stopped run loses at most its unfinished
-shards. Runs on --workers local processes (default: every core), or on a Ray cluster with
---ray auto|ray://HOST:PORT|local (pip install "skat[ray]"). The shards are the same for any
---workers and with or without Ray.
-"""
-
-
-def check_selfplay(args: argparse.Namespace) -> None:
-    specs = checks.split_specs(args.players)
-    checks.check_specs("--players", specs, (1, 3))
-    if args.contracts and args.players != defaults.SELFPLAY_PLAYERS:
-        raise OptionError("--players", "not used with --contracts (pimc with --worlds plays)")
-    if args.guide and not args.contracts:
-        raise OptionError("--guide", "only with --contracts")
-    from skat.training.selfplay import SelfplayError, check_directory
-
-    try:
-        check_directory(args.out, _selfplay_config(args))
-    except SelfplayError as e:
-        raise OptionError("--out", str(e)) from e
-
-
-def _selfplay_config(args: argparse.Namespace) -> SelfplayConfig:
-    from skat.training.selfplay import SelfplayConfig
-
-    specs = checks.split_specs(args.players)
-    players = (specs[0],) * 3 if len(specs) == 1 else (specs[0], specs[1], specs[2])
-    return SelfplayConfig(
-        seed=args.seed,
-        players=players,
-        contracts=args.contracts,
-        worlds=args.worlds,
-        guide=args.guide,
-        shard_games=args.shard_games,
-    )
-
-
-def cmd_train_selfplay(args: argparse.Namespace, console: Console) -> int:
-    from skat.training.selfplay import selfplay
-
-    config = _selfplay_config(args)
-    where = f"Ray at {args.ray}" if args.ray else f"{args.workers} local workers"
-    console.print(
-        f"self-play into {args.out}: games 0..{args.games - 1}, seed {args.seed}, {where}"
-    )
-    with progress_bar(console) as bar:
-        task = bar.add_task("playing", total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        try:
-            summary = selfplay(
-                args.out,
-                args.games,
-                config,
-                workers=args.workers,
-                ray=args.ray,
-                progress=advance,
-                command=_command_line(),
-            )
-        except KeyboardInterrupt:
-            console.print(
-                f"stopped: the finished shards are kept in {args.out};"
-                " the same command resumes the run"
-            )
-            return 130
-    t = Table(title=f"{summary.directory}: {summary.games} games in {len(summary.shards)} shards")
-    for col in ("played now", "CPU s", "wall s", "games / CPU s", "declared", "declarer won"):
-        t.add_column(col, justify="right")
-    rate = summary.won / summary.declared if summary.declared else 0.0
-    t.add_row(
-        str(summary.played),
-        f"{summary.cpu_seconds:.0f}",
-        f"{summary.wall_seconds:.0f}",
-        f"{summary.games_per_cpu_second:.2f}",
-        f"{summary.declared} of {summary.games}",
-        f"{rate:.1%}",
-    )
-    console.print(t)
-    return 0
 
 
 def check_bidding(args: argparse.Namespace) -> None:
@@ -202,7 +103,7 @@ def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
         with open(args.held_out_records, "w", encoding="utf-8") as f:
             f.writelines(line + "\n" for _, line in held_pairs)
     note = {
-        "command": _command_line(),
+        "command": checks.command_line(),
         "sources": [os.path.basename(f) for f in files + list(args.iss or [])],
         "seed": args.seed,
         "worlds": args.worlds,
@@ -266,7 +167,7 @@ def cmd_train_curve(args: argparse.Namespace, console: Console) -> int:
         curve = learning_curve(
             train, test, args.sizes, refs, progress=lambda n: bar.advance(task, 1)
         )
-    curve["command"] = _command_line()
+    curve["command"] = checks.command_line()
     t = Table(title=f"held-out scores on {len(test)} games (lower is better)")
     t.add_column("model")
     for col in ("log-loss", "Brier", *(f"{f} pred/actual" for f in ("suit", "grand", "null"))):
@@ -310,7 +211,7 @@ def cmd_train_knn(args: argparse.Namespace, console: Console) -> int:
             workers=args.workers,
             ray=args.ray,
             progress=lambda n: bar.update(task, completed=n),
-            note={"command": _command_line()},
+            note={"command": checks.command_line()},
         )
     model.save(args.out)
     t = Table(title=f"{args.out}: {len(model.y)} labelled hands from {args.deals} deals")
@@ -345,7 +246,7 @@ def cmd_train_inference(args: argparse.Namespace, console: Console) -> int:
             ray=args.ray,
         )
     note = {
-        "command": _command_line(),
+        "command": checks.command_line(),
         "deals": args.deals,
         "seed": args.seed,
         "bidder": args.bidder,
@@ -395,46 +296,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     )
     kinds = t.add_subparsers(dest="what", metavar="KIND", required=True)
     train_estimators.add_parser(kinds, _run_options)
-
-    s = kinds.add_parser(
-        "selfplay",
-        help="play self-play games into shards (local cores or Ray)",
-        description=SELFPLAY_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    s.add_argument(
-        "--games", type=checks.integer(1, checks.COUNT_MAX), required=True, help="games 0..N-1"
-    )
-    s.add_argument(
-        "--out", metavar="DIR", type=checks.out_dir, required=True, help="the run's directory"
-    )
-    s.add_argument(
-        "--players",
-        default=defaults.SELFPLAY_PLAYERS,
-        metavar="SPECS",
-        help=f"one spec for every seat or three, comma-separated"
-        f" (default: {defaults.SELFPLAY_PLAYERS})",
-    )
-    s.add_argument(
-        "--contracts", action="store_true", help="training contracts instead of full games"
-    )
-    s.add_argument(
-        "--worlds",
-        type=checks.integer(1, defaults.WORLDS_MAX),
-        default=defaults.TRAIN_WORLDS,
-        help=f"with --contracts: pimc worlds per decision (default: {defaults.TRAIN_WORLDS})",
-    )
-    s.add_argument(
-        "--guide", metavar="MODEL", type=checks.in_file, help="with --contracts: guiding model"
-    )
-    s.add_argument(
-        "--shard-games",
-        type=checks.integer(1, checks.COUNT_MAX),
-        default=defaults.SELFPLAY_SHARD_GAMES,
-        help=f"games per shard (default: {defaults.SELFPLAY_SHARD_GAMES})",
-    )
-    _run_options(s, "the run's seed")
-    s.set_defaults(func=cmd_train_selfplay, check=check_selfplay)
+    train_selfplay.add_parser(kinds, _run_options)
 
     b = kinds.add_parser(
         "bidding",

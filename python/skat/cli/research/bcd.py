@@ -9,7 +9,6 @@ summary and writes the JSON and the heatmaps.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable
 
@@ -66,7 +65,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         )
     seconds = time.time() - start
     result["meta"]["seconds"] = round(seconds, 1)
-    result["meta"]["command"] = "skat " + " ".join(sys.argv[1:]) if sys.argv else ""
+    result["meta"]["command"] = checks.command_line()
     t = Table(title=f"mean exploitability over the corr x bias cells ({seconds:.0f} s)")
     t.add_column("dis", justify="right")
     for k in range(args.levels + 1):
