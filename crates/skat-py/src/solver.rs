@@ -652,6 +652,7 @@ pub fn probcut_benchmark<'py>(
             x.set_item("exact_worlds_per_sec", r.exact_worlds_per_sec)?;
             x.set_item("worlds_per_sec", r.worlds_per_sec)?;
             x.set_item("decision_agreement", r.decision_agreement)?;
+            x.set_item("decision_loss", r.decision_loss)?;
             x.set_item("mean_abs_error", r.mean_abs_error)?;
             x.set_item("exact_nodes", r.exact_nodes)?;
             x.set_item("nodes", r.nodes)?;

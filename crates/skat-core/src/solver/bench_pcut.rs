@@ -4,9 +4,11 @@
 //! in the CPU caches, about 12% faster on null positions, where both search the same nodes),
 //! so that neither order nor a drifting machine favours one side. Per class: worlds per second
 //! of each, the *decision agreement* (the share of positions where the best card of the
-//! ProbCut analysis, for the player to move, is one of the exact best cards) and the mean
-//! absolute error of the card values in card points (null is never cut: its rows agree
-//! exactly).
+//! ProbCut analysis, for the player to move, is one of the exact best cards), the *decision
+//! loss* (the mean exact value, in card points for the player to move, given up by playing
+//! ProbCut's best card instead of an exact best one: 0 where they agree, small where the
+//! cards were nearly tied) and the mean absolute error of the card values in card points
+//! (null is never cut: its rows agree exactly).
 
 use super::bench::{class_index, paired, positions, CLASSES};
 use super::{Position, Solver, SolverOptions};
@@ -20,27 +22,31 @@ pub struct PcutRow {
     pub exact_worlds_per_sec: f64,
     pub worlds_per_sec: f64,
     pub decision_agreement: f64,
+    pub decision_loss: f64,
     pub mean_abs_error: f64,
     pub exact_nodes: u64,
     pub nodes: u64,
 }
 
-/// The best cards of an analysis for the player to move (the declarer maximises).
-pub fn best_cards(pos: &Position, values: &[(Card, i32)]) -> Vec<Card> {
-    let decl = pos.to_move() == pos.declarer();
-    // null values are times to live: the declarer wants 0 (no trick) or a late trick
-    let key = |v: i32| -> i32 {
-        let v = if pos.game_type().is_null() {
-            super::null_survival(v)
-        } else {
-            v
-        };
-        if decl {
-            v
-        } else {
-            -v
-        }
+/// A card value as the player to move ranks it, higher better (the declarer maximises her
+/// card points, the defenders minimise them; null values are times to live: the declarer
+/// wants 0, no trick, or a late trick).
+fn mover_key(pos: &Position, v: i32) -> i32 {
+    let v = if pos.game_type().is_null() {
+        super::null_survival(v)
+    } else {
+        v
     };
+    if pos.to_move() == pos.declarer() {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The best cards of an analysis for the player to move.
+pub fn best_cards(pos: &Position, values: &[(Card, i32)]) -> Vec<Card> {
+    let key = |v: i32| mover_key(pos, v);
     let best = values.iter().map(|&(_, v)| key(v)).max().unwrap_or(0);
     values
         .iter()
@@ -75,6 +81,13 @@ pub fn run(n: usize, seed: u64, options: SolverOptions) -> Vec<PcutRow> {
         r.nodes += cs.nodes;
         let chosen = best_cards(p, &cv)[0];
         r.decision_agreement += best_cards(p, &ev).contains(&chosen) as u8 as f64;
+        let exact_of = |c: Card| {
+            ev.iter()
+                .find(|x| x.0 == c)
+                .map_or(0, |x| mover_key(p, x.1))
+        };
+        let best = ev.iter().map(|x| mover_key(p, x.1)).max().unwrap_or(0);
+        r.decision_loss += (best - exact_of(chosen)) as f64;
         let err: i32 = ev.iter().zip(&cv).map(|(x, y)| (x.1 - y.1).abs()).sum();
         r.mean_abs_error += err as f64 / ev.len().max(1) as f64;
     }
@@ -85,6 +98,7 @@ pub fn run(n: usize, seed: u64, options: SolverOptions) -> Vec<PcutRow> {
         r.worlds_per_sec = per_sec(us[1]);
         if r.positions > 0 {
             r.decision_agreement /= n;
+            r.decision_loss /= n;
             r.mean_abs_error /= n;
         }
     }
@@ -110,6 +124,14 @@ mod tests {
                 },
             );
             assert_eq!(rows.iter().map(|r| r.positions).sum::<usize>(), 10);
+            for r in rows.iter().filter(|r| r.positions > 0) {
+                // a disagreement costs at least a point, an agreement nothing
+                assert!(r.decision_loss >= 0.0);
+                assert!(r.decision_loss >= 1.0 - r.decision_agreement - 1e-9);
+                if r.decision_agreement == 1.0 {
+                    assert_eq!(r.decision_loss, 0.0);
+                }
+            }
         }
     }
 
@@ -127,6 +149,7 @@ mod tests {
         let null = rows.iter().find(|r| r.class == "null").unwrap();
         assert_eq!(null.exact_nodes, null.nodes);
         assert_eq!(null.mean_abs_error, 0.0);
+        assert_eq!(null.decision_loss, 0.0);
         if null.positions > 0 {
             assert_eq!(null.decision_agreement, 1.0);
         }
