@@ -181,9 +181,7 @@ def test_bench_solver_pcut(tmp_path: Path) -> None:
     assert data["pcut"] == 0.5 and data["repeat"] == 2
     assert sum(r["positions"] for r in data["classes"]) == 6
     for r in data["classes"]:
-        assert {"worlds_per_sec", "decision_agreement", "decision_loss", "mean_abs_error"} <= set(
-            r
-        )
+        assert {"worlds_per_sec", "decision_agreement", "decision_loss", "mean_abs_error"} <= set(r)
         assert 0.0 <= r["decision_agreement"] <= 1.0
         # a disagreement gives up at least one card point (or one trick's time in null)
         if r["positions"]:
