@@ -40,6 +40,9 @@ PARANOID_BID_NODES = 100_000
 a second; 0 turns the tests off): null is mostly decided by the safe-cards rule without
 search, a suit or grand game is proven sure only for the strongest hands."""
 
+SURE_GAMES_DEALS = 100
+"""Random deals of ``skat research sure-games`` (three hands each)."""
+
 KONTRA_THRESHOLD = 0.7
 """A PIMC defender says Kontra (tables with that variant) when its side wins at least this
 share of the sampled worlds after its best card. Doubling pays for the defenders once they
@@ -211,9 +214,6 @@ ESTIMATOR_CAP = 5.0
 
 ESTIMATOR_STEPS = 300
 """Full-batch Adam steps per estimator slot."""
-
-SURE_GAMES_DEALS = 100
-"""Random deals of ``skat research sure-games`` (three hands each)."""
 
 ESTIMATOR_HIDDEN = 64
 """Hidden width of the shipped estimator networks (one per game class; 0: per-slot linear)."""

@@ -79,15 +79,13 @@ pub fn run(n: usize, seed: u64, options: SolverOptions) -> Vec<PcutRow> {
         micros[ci][1] += cs.micros;
         r.exact_nodes += es.nodes;
         r.nodes += cs.nodes;
+        // ProbCut's card judged by the exact values: it agrees when it gives up nothing
         let chosen = best_cards(p, &cv)[0];
-        r.decision_agreement += best_cards(p, &ev).contains(&chosen) as u8 as f64;
-        let exact_of = |c: Card| {
-            ev.iter()
-                .find(|x| x.0 == c)
-                .map_or(0, |x| mover_key(p, x.1))
-        };
-        let best = ev.iter().map(|x| mover_key(p, x.1)).max().unwrap_or(0);
-        r.decision_loss += (best - exact_of(chosen)) as f64;
+        let exact = |c: Card| ev.iter().find(|x| x.0 == c).map(|x| mover_key(p, x.1));
+        let best = ev.iter().map(|x| mover_key(p, x.1)).max();
+        let loss = best.zip(exact(chosen)).map_or(0, |(b, v)| b - v);
+        r.decision_agreement += (loss == 0) as u8 as f64;
+        r.decision_loss += loss as f64;
         let err: i32 = ev.iter().zip(&cv).map(|(x, y)| (x.1 - y.1).abs()).sum();
         r.mean_abs_error += err as f64 / ev.len().max(1) as f64;
     }
