@@ -414,9 +414,11 @@ def _clock(data: dict[str, object]) -> dict[str, object]:
     return {"seconds": data["seconds"], "workers": data["workers"]}
 
 
-def test_tournaments_on_the_same_deals_compare_deal_by_deal(tmp_path: Path) -> None:
+def test_tournaments_on_the_same_deals_compare_deal_by_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from skat.cli import main
-    from skat.tournament_records import compare, deal_points
+    from skat.tournament_records import compare, deal_margins, deal_points
 
     a, b = tmp_path / "a.sgf", tmp_path / "b.sgf"
     first = run("rules", "random", mode="clones", deals=4, seed=9, records=a)
@@ -435,6 +437,20 @@ def test_tournaments_on_the_same_deals_compare_deal_by_deal(tmp_path: Path) -> N
     assert main([*args, "--json", str(out)]) == 0
     assert json.loads(out.read_text())["deals"] == 4
     assert main([*args[:3], "--a", "nobody", "--b", "random:seed=2"]) == 2
+    # margins: a player's lead over its opponent, deal by deal, averages to the paired
+    # difference of its tournament
+    lead = deal_margins(a, "rules")
+    assert sum(lead.values()) / 4 == pytest.approx(first.paired_difference.mean)
+    assert lead[0] == pytest.approx(points[0] - deal_points(a, "random")[0])
+    m = compare(a, "rules", b, "random:seed=2", margin=True)
+    assert m["measure"] == "margin" and m["deals"] == 4
+    assert m["mean"] == pytest.approx(
+        sum(lead[k] - deal_margins(b, "random:seed=2")[k] for k in range(4)) / 4
+    )
+    assert main([*args, "--margin"]) == 0
+    assert "leads over the opponents" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="one opponent"):
+        deal_margins(a, "nobody")
     assert (
         main(["tournament-compare", str(tmp_path / "none.sgf"), str(b), "--a", "x", "--b", "y"])
         == 2

@@ -6,7 +6,10 @@ tournaments with the same seed (and, in cardplay mode, the same bidder) play the
 so a player in one can be compared with a player in the other deal by deal: per deal, its
 points per list are 36 x the mean of its seats' Seeger-Fabian scores over the deal's games
 (the measure of :mod:`skat.tournament_results`), and the paired difference is taken over the
-deals both files have.
+deals both files have. With ``margin=True`` each side is instead the player's lead over its
+opponent in its own file, per deal (its points minus the other player's: the tournament's
+paired difference), so that two variants of a player are compared by what they gain against
+the same opponent.
 
 >>> import os, tempfile
 >>> from skat.tournament import run
@@ -29,41 +32,78 @@ from typing import Any
 from skat.records import read_iss
 from skat.tournament_results import LIST_GAMES, mean_interval
 
-__all__ = ["compare", "deal_points"]
+__all__ = ["compare", "deal_margins", "deal_points"]
 
 
-def deal_points(path: str | os.PathLike[str], player: str) -> dict[int, float]:
-    """``player``'s points per list in each deal of a tournament record file (by deal index);
-    a ``ValueError`` if a record has no tournament ID or the player sits in none of them."""
-    scores: dict[int, list[float]] = defaultdict(list)
+def _scores(path: str | os.PathLike[str]) -> dict[str, dict[int, list[float]]]:
+    """Every player's Seeger-Fabian scores per deal (one entry per game, the mean over its
+    seats there), by label and deal index; a ``ValueError`` if a record has no tournament
+    ID."""
+    scores: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     for game in read_iss(path):
         rid = game.record_id
         parts = (rid or "").rsplit("-", 2)
         if len(parts) != 3 or not parts[1].isdigit():
             raise ValueError(f"{os.fspath(path)}: record {rid!r} has no tournament ID")
         names = dict(game.header)
-        seats = [s for s in range(3) if names.get(f"P{s}") == player]
-        if not seats or game.result is None:
+        labels = {names[f"P{s}"] for s in range(3) if f"P{s}" in names}
+        if game.result is None:
             continue
         result = game.result.scores
-        scores[int(parts[1])].append(sum(result[s] for s in seats) / len(seats))
-    if not scores:
-        raise ValueError(f"{os.fspath(path)}: no game of player {player!r}")
+        for label in labels:
+            seats = [s for s in range(3) if names.get(f"P{s}") == label]
+            scores[label][int(parts[1])].append(sum(result[s] for s in seats) / len(seats))
+    return scores
+
+
+def _per_list(scores: dict[int, list[float]]) -> dict[int, float]:
     return {deal: LIST_GAMES * statistics.fmean(v) for deal, v in sorted(scores.items())}
 
 
+def deal_points(path: str | os.PathLike[str], player: str) -> dict[int, float]:
+    """``player``'s points per list in each deal of a tournament record file (by deal index);
+    a ``ValueError`` if a record has no tournament ID or the player sits in none of them."""
+    scores = _scores(path)
+    if player not in scores:
+        raise ValueError(f"{os.fspath(path)}: no game of player {player!r}")
+    return _per_list(scores[player])
+
+
+def deal_margins(path: str | os.PathLike[str], player: str) -> dict[int, float]:
+    """``player``'s lead over its opponent in each deal of a tournament record file: its points
+    per list minus the other player's (:func:`deal_points`); a ``ValueError`` unless the file
+    seats exactly two players, ``player`` one of them."""
+    scores = _scores(path)
+    if player not in scores or len(scores) != 2:
+        found = ", ".join(sorted(scores)) or "none"
+        raise ValueError(
+            f"{os.fspath(path)}: a margin needs {player!r} and one opponent (players: {found})"
+        )
+    (other,) = set(scores) - {player}
+    mine, theirs = _per_list(scores[player]), _per_list(scores[other])
+    return {deal: mine[deal] - theirs[deal] for deal in mine if deal in theirs}
+
+
 def compare(
-    path_a: str | os.PathLike[str], player_a: str, path_b: str | os.PathLike[str], player_b: str
+    path_a: str | os.PathLike[str],
+    player_a: str,
+    path_b: str | os.PathLike[str],
+    player_b: str,
+    margin: bool = False,
 ) -> dict[str, Any]:
     """``player_a`` in ``path_a`` minus ``player_b`` in ``path_b``, deal by deal over the deals
-    both files have: mean, standard error, 95% interval, deals and the per-deal differences."""
-    a, b = deal_points(path_a, player_a), deal_points(path_b, player_b)
+    both files have: mean, standard error, 95% interval, deals and the per-deal differences.
+    ``margin``: compare the two players' leads over their opponents (:func:`deal_margins`)
+    instead of their points."""
+    per_deal = deal_margins if margin else deal_points
+    a, b = per_deal(path_a, player_a), per_deal(path_b, player_b)
     diffs = {k: a[k] - b[k] for k in a if k in b}
     values = list(diffs.values())
     mean, se, ci = mean_interval(values)
     return {
         "a": {"records": os.fspath(path_a), "player": player_a},
         "b": {"records": os.fspath(path_b), "player": player_b},
+        "measure": "margin" if margin else "points",
         "mean": mean,
         "stderr": se,
         "ci95": ci,

@@ -21,15 +21,20 @@ over the deal's games), and the mean difference over the deals both files have w
 standard error and 95% interval. The tournaments must share their seed (cardplay: and their
 bidder), so that deal j is the same deal in both; the record files are those of
 'skat tournament --records' or 'skat tournament-table --records-dir'.
+
+--margin compares each player's lead over its opponent in its own tournament instead (per
+deal, its points minus the other player's: the tournament's paired difference). That is the
+measure for two variants of a player, each played against the same opponent on the same deals.
 """
 
 
 def check(args: argparse.Namespace) -> None:
-    from skat.tournament_records import deal_points
+    from skat.tournament_records import deal_margins, deal_points
 
+    per_deal = deal_margins if args.margin else deal_points
     for option, path, player in (("--a", args.records_a, args.a), ("--b", args.records_b, args.b)):
         try:
-            deal_points(path, player)
+            per_deal(path, player)
         except (ValueError, OSError) as e:
             raise checks.OptionError(option, str(e)) from e
 
@@ -37,7 +42,7 @@ def check(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace, console: Console) -> int:
     from skat.tournament_records import compare
 
-    r = compare(args.records_a, args.a, args.records_b, args.b)
+    r = compare(args.records_a, args.a, args.records_b, args.b, margin=args.margin)
     if r["mean"] is None:
         console.print("no deal in common")
         return 1
@@ -47,6 +52,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         escape(
             f"{args.a} ({args.records_a}) - {args.b} ({args.records_b}):"
             f" {r['mean']:+.1f} points per list{interval}, {r['deals']} deals"
+            + (" (leads over the opponents)" if args.margin else "")
         )
     )
     save_json(args.json, r)
@@ -65,5 +71,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     c.add_argument("records_b", metavar="RECORDS_B", help="the second tournament's records")
     c.add_argument("--a", required=True, metavar="NAME", help="the player in RECORDS_A")
     c.add_argument("--b", required=True, metavar="NAME", help="the player in RECORDS_B")
+    c.add_argument(
+        "--margin",
+        action="store_true",
+        help="compare each player's lead over its opponent, not its points",
+    )
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the comparison")
     c.set_defaults(func=run, check=check)
