@@ -82,6 +82,11 @@ def test_bench_pimc_small(tmp_path: Path) -> None:
     assert data["worlds"] == 3 and data["points"] is False
     assert [s["n"] for s in data["trick1_seconds"]] == [2, 2, 2]
     assert data["game_seconds"]["n"] == 1
+    # whole games of another player, auction included
+    other = ["--game-player", "kermit:worlds=2,threads=1", "--json", str(out)]
+    assert main([*args[:-2], "--full-games", "2", *other]) == 0
+    data = json.loads(out.read_text())
+    assert data["player"] == "kermit:worlds=2,threads=1" and data["game_seconds"]["n"] == 2
 
 
 def test_bench_solver_repeats(tmp_path: Path) -> None:

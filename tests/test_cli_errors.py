@@ -48,6 +48,7 @@ def battery(tmp: Path) -> list[tuple[list[str], str]]:
         (["bench", "inference", "--positions", "-2"], "--positions"),
         (["bench", "bidding", "--hands", "0"], "--hands"),
         (["bench", "pimc", "--worlds", "0"], "--worlds"),
+        (["bench", "pimc", "--game-player", "kermit:wrlds=3"], "--game-player"),
         (["bench", "rules", "--games", "abc"], "--games"),
         (["bench", "rules", "--json", missing], "--json"),
         (["play", "--records", MISSING + "/x.iss"], "--records"),

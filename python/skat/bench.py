@@ -177,11 +177,13 @@ def bench_pimc(
     on_step: Callable[[str], None] | None = None,
     pcut: float = 0.0,
     tables: str | None = None,
+    game_player: str | None = None,
 ) -> dict[str, Any]:
     """Seconds per PIMC decision in the first trick (each of its three cards, on deals bid and
     declared by the ``rules`` player) and seconds per full game of three ``pimc`` players
     (``pcut``: ProbCut at that confidence, 0 for the exact solver; ``tables``: a directory of
-    endgame lookup tables, none by default).
+    endgame lookup tables, none by default), or of three ``game_player`` players when given
+    (a player spec, e.g. ``"kermit"``: the whole game, auction included).
     """
     from skat._core import Phase, Pimc
     from skat.match import play
@@ -207,7 +209,7 @@ def bench_pimc(
             game.apply(d.best.__str__())
         if on_step is not None:
             on_step("decision")
-    spec = (
+    spec = game_player or (
         f"pimc:worlds={worlds},threads={threads},points={points}"
         + (f",pcut={pcut}" if pcut else "")
         + (f",tables={tables}" if tables else "")

@@ -256,6 +256,11 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def check_bench_pimc(args: argparse.Namespace) -> None:
+    if args.game_player is not None:
+        checks.check_specs("--game-player", [args.game_player], (1,))
+
+
 def cmd_bench_pimc(args: argparse.Namespace, console: Console) -> int:
     from skat.bench import bench_pimc
 
@@ -275,6 +280,7 @@ def cmd_bench_pimc(args: argparse.Namespace, console: Console) -> int:
             on_step=lambda _what: progress.advance(task),
             pcut=args.pcut,
             tables=args.tables,
+            game_player=args.game_player,
         )
     table = Table(
         title=f"PIMC decisions in trick 1: {args.worlds} worlds, {args.threads} thread(s),"
@@ -289,7 +295,7 @@ def cmd_bench_pimc(args: argparse.Namespace, console: Console) -> int:
     rows.append(("all trick-1 decisions", out["trick1_all"]))
     rows += [(f"  {k}", v) for k, v in out["by_game_type"].items()]
     if out["game_seconds"]:
-        rows.append(("full game, three pimc players", out["game_seconds"]))
+        rows.append((f"full game, three {out['player']}", out["game_seconds"]))
     for name, s in rows:
         table.add_row(
             name,
@@ -523,6 +529,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help=f"games of three pimc players to time (default: {defaults.BENCH_PIMC_GAMES})",
     )
     p.add_argument(
+        "--game-player",
+        metavar="SPEC",
+        help="time the full games with three of this player instead (e.g. kermit: the whole"
+        " game, auction included; default: pimc with the options above)",
+    )
+    p.add_argument(
         "--pcut",
         type=checks.real(0.0, 1.0, below_hi=True),
         default=0.0,
@@ -536,7 +548,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help="endgame lookup tables for the solver ('skat tables build'; default: none)",
     )
     _common(p, None)
-    p.set_defaults(func=cmd_bench_pimc)
+    p.set_defaults(func=cmd_bench_pimc, check=check_bench_pimc)
 
     r = kinds.add_parser(
         "rules",
