@@ -45,14 +45,16 @@ def _scores(path: str | os.PathLike[str]) -> dict[str, dict[int, list[float]]]:
         parts = (rid or "").rsplit("-", 2)
         if len(parts) != 3 or not parts[1].isdigit():
             raise ValueError(f"{os.fspath(path)}: record {rid!r} has no tournament ID")
-        names = dict(game.header)
-        labels = {names[f"P{s}"] for s in range(3) if f"P{s}" in names}
         if game.result is None:
             continue
+        names = dict(game.header)
+        seats: dict[str, list[int]] = defaultdict(list)
+        for s in range(3):
+            if f"P{s}" in names:
+                seats[names[f"P{s}"]].append(s)
         result = game.result.scores
-        for label in labels:
-            seats = [s for s in range(3) if names.get(f"P{s}") == label]
-            scores[label][int(parts[1])].append(sum(result[s] for s in seats) / len(seats))
+        for label, mine in seats.items():
+            scores[label][int(parts[1])].append(sum(result[s] for s in mine) / len(mine))
     return scores
 
 
