@@ -2,7 +2,8 @@
 
 Commands, one module per group: ``deal``, ``replay``, ``random-games`` (:mod:`.deal`);
 ``play``, ``serve`` (:mod:`.play`); ``bench KIND`` (:mod:`.bench`); ``tournament``
-(:mod:`.tournament`); ``train KIND`` (:mod:`.train`); ``report KIND`` (:mod:`.report`). Every
+(:mod:`.tournament`); ``tournament-compare`` (:mod:`.compare`); ``tournament-breakdown``
+(:mod:`.breakdown`); ``train KIND`` (:mod:`.train`); ``report KIND`` (:mod:`.report`). Every
 command has ``--help``. Every random choice comes from a seed; when none is given one is drawn
 and printed, so any run can be repeated.
 
@@ -26,6 +27,7 @@ from skat._core import SkatError
 from skat.cli import (
     analyze,
     bench,
+    breakdown,
     compare,
     deal,
     play,
@@ -53,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_commands(sub)
     tournament_table.add_commands(sub)
     compare.add_commands(sub)
+    breakdown.add_commands(sub)
     train.add_commands(sub)
     report.add_commands(sub)
     research.add_commands(sub)

@@ -1,0 +1,72 @@
+"""``skat tournament-breakdown``: where each player's points per list come from.
+
+The computation is :func:`skat.tournament_breakdown.breakdown`; this module reads the file
+once while checking the options (a bad record is a bad option), prints one table per player
+and writes ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from skat._core import RecordError
+from skat.cli import checks
+from skat.display import save_json
+
+HELP = """\
+Splits each player's points per list in a record file (those of 'skat tournament --records'
+or any ISS record file) by what its seats did: declared a grand, suit or null game (hand or
+pick-up: games, share won, points), defended (against another player, or against a seat of
+its own when a full tournament seats it twice), or passed out. The parts add up to the
+player's points per list (36 x the mean, over its games, of its seats' mean Seeger-Fabian
+score), the measure of 'skat tournament'.
+"""
+
+
+def check(args: argparse.Namespace) -> None:
+    from skat.tournament_breakdown import breakdown
+
+    try:
+        args.result = breakdown(args.records)
+    except (ValueError, RecordError, OSError) as e:
+        raise checks.OptionError("RECORDS", str(e)) from e
+
+
+def _kind(part: dict[str, object]) -> str:
+    hand = part["hand"]
+    suffix = "" if hand is None else (" (hand)" if hand else " (pick-up)")
+    return f"{part['role']}{suffix}"
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    result = args.result
+    for label, player in result["players"].items():
+        table = Table(title=escape(f"{label}: {player['points_per_list']:.1f} points per list"))
+        table.add_column("role")
+        table.add_column("seat-games", justify="right")
+        table.add_column("won", justify="right")
+        table.add_column("points per list", justify="right")
+        for part in player["parts"]:
+            won = part["won"]
+            share = f"{won / part['seats']:.1%}" if won is not None and part["seats"] else ""
+            table.add_row(_kind(part), str(part["seats"]), share, f"{part['points_per_list']:+.1f}")
+        console.print(table)
+    save_json(args.json, result)
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds ``tournament-breakdown``."""
+    c = sub.add_parser(
+        "tournament-breakdown",
+        help="each player's points per list split by declared games, defence and passes",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    c.add_argument("records", metavar="RECORDS", type=checks.in_file, help="an ISS record file")
+    c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the breakdown")
+    c.set_defaults(func=run, check=check)
