@@ -41,6 +41,7 @@ LAYERS: list[tuple[str, ...]] = [
         "skat.tournament",
         "skat.tournament_results",
         "skat.tournament_records",
+        "skat.tournament_breakdown",
         "skat.tournament_clones",
         "skat.bench",
     ),
