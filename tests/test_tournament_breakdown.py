@@ -55,6 +55,11 @@ def test_cli_prints_the_tables_and_writes_json(
     printed = capsys.readouterr().out
     assert "points per list" in printed and "defender" in printed
     assert set(json.loads(out.read_text())["players"]) == {"rules", "random"}
+    assert main(["tournament-breakdown", str(path), "--player", "random", "--json", str(out)]) == 0
+    assert set(json.loads(out.read_text())["players"]) == {"random"}
+    capsys.readouterr()
+    assert main(["tournament-breakdown", str(path), "--player", "nobody"]) == 2
+    assert "--player" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("content", ["", "(;GM[Skat]MV[w nonsense]R[d:0 win] ;)\n"])

@@ -23,7 +23,8 @@ or any ISS record file) by what its seats did: declared a grand, suit or null ga
 pick-up: games, share won, points), defended (against another player, or against a seat of
 its own when a full tournament seats it twice), or passed out. The parts add up to the
 player's points per list (36 x the mean, over its games, of its seats' mean Seeger-Fabian
-score), the measure of 'skat tournament'.
+score), the measure of 'skat tournament'. --player limits the tables and the JSON to the
+named players (an ISS archive can hold thousands).
 """
 
 
@@ -34,6 +35,13 @@ def check(args: argparse.Namespace) -> None:
         args.result = breakdown(args.records)
     except (ValueError, RecordError, OSError) as e:
         raise checks.OptionError("RECORDS", str(e)) from e
+    players = args.result["players"]
+    unknown = [name for name in args.player or () if name not in players]
+    if unknown:
+        found = ", ".join(sorted(players)[:10]) + (", ..." if len(players) > 10 else "")
+        raise checks.OptionError("--player", f"no games of {unknown[0]!r} (players: {found})")
+    if args.player:
+        args.result["players"] = {name: players[name] for name in args.player}
 
 
 def _kind(part: dict[str, object]) -> str:
@@ -68,5 +76,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     c.add_argument("records", metavar="RECORDS", type=checks.in_file, help="an ISS record file")
+    c.add_argument(
+        "--player",
+        action="append",
+        metavar="NAME",
+        help="only this player (repeatable; default: every player in the file)",
+    )
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the breakdown")
     c.set_defaults(func=run, check=check)
