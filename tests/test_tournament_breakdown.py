@@ -55,7 +55,10 @@ def test_cli_prints_the_tables_and_writes_json(
     printed = capsys.readouterr().out
     assert "points per list" in printed and "defender" in printed
     assert set(json.loads(out.read_text())["players"]) == {"rules", "random"}
-    assert main(["tournament-breakdown", str(path), "--player", "random", "--json", str(out)]) == 0
+    png = tmp_path / "b.png"
+    args = ["tournament-breakdown", str(path), "--player", "random", "--json", str(out)]
+    assert main([*args, "--plot", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert set(json.loads(out.read_text())["players"]) == {"random"}
     capsys.readouterr()
     assert main(["tournament-breakdown", str(path), "--player", "nobody"]) == 2

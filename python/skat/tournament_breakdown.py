@@ -30,7 +30,7 @@ from skat._core import GameType
 from skat.records import read_iss
 from skat.tournament_results import LIST_GAMES
 
-__all__ = ["ROLES", "breakdown"]
+__all__ = ["ROLES", "breakdown", "part_name", "plot_breakdown"]
 
 ROLES = (
     "declarer grand",
@@ -113,3 +113,47 @@ def breakdown(path: str | os.PathLike[str]) -> dict[str, Any]:
             "parts": rows,
         }
     return {"records": os.fspath(path), "players": players}
+
+
+def part_name(part: dict[str, Any]) -> str:
+    """A part's name for tables and plots: its role, with ``(hand)`` or ``(pick-up)`` for
+    declarers."""
+    hand = part["hand"]
+    return str(part["role"]) + ("" if hand is None else " (hand)" if hand else " (pick-up)")
+
+
+def plot_breakdown(result: dict[str, Any], path: str | os.PathLike[str], title: str = "") -> None:
+    """Writes a PNG of :func:`breakdown`'s ``result``: per part, a bar of each player's points
+    per list (one colour per player)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    players = list(result["players"])
+    names: list[str] = []
+    for label in players:
+        for part in result["players"][label]["parts"]:
+            if part_name(part) not in names:
+                names.append(part_name(part))
+    fig, ax = plt.subplots(figsize=(8, 0.25 * len(names) * max(1, len(players)) + 1.5))
+    height = 0.8 / max(1, len(players))
+    for i, label in enumerate(players):
+        mine = {part_name(p): p["points_per_list"] for p in result["players"][label]["parts"]}
+        total = result["players"][label]["points_per_list"]
+        ax.barh(
+            [j + i * height for j in range(len(names))],
+            [mine.get(n, 0.0) for n in names],
+            height=height,
+            label=f"{label} ({total:.1f} per list)",
+        )
+    ax.set_yticks([j + 0.4 - height / 2 for j in range(len(names))], names, fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("points per list")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title or "where the points per list come from")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

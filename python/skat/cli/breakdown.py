@@ -8,6 +8,7 @@ and writes ``--json``.
 from __future__ import annotations
 
 import argparse
+import os
 
 from rich.console import Console
 from rich.markup import escape
@@ -24,7 +25,7 @@ pick-up: games, share won, points), defended (against another player, or against
 its own when a full tournament seats it twice), or passed out. The parts add up to the
 player's points per list (36 x the mean, over its games, of its seats' mean Seeger-Fabian
 score), the measure of 'skat tournament'. --player limits the tables and the JSON to the
-named players (an ISS archive can hold thousands).
+named players (an ISS archive can hold thousands); --plot draws the parts as bars.
 """
 
 
@@ -44,13 +45,9 @@ def check(args: argparse.Namespace) -> None:
         args.result["players"] = {name: players[name] for name in args.player}
 
 
-def _kind(part: dict[str, object]) -> str:
-    hand = part["hand"]
-    suffix = "" if hand is None else (" (hand)" if hand else " (pick-up)")
-    return f"{part['role']}{suffix}"
-
-
 def run(args: argparse.Namespace, console: Console) -> int:
+    from skat.tournament_breakdown import part_name, plot_breakdown
+
     result = args.result
     for label, player in result["players"].items():
         table = Table(title=escape(f"{label}: {player['points_per_list']:.1f} points per list"))
@@ -61,9 +58,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
         for part in player["parts"]:
             won = part["won"]
             share = f"{won / part['seats']:.1%}" if won is not None and part["seats"] else ""
-            table.add_row(_kind(part), str(part["seats"]), share, f"{part['points_per_list']:+.1f}")
+            table.add_row(
+                part_name(part), str(part["seats"]), share, f"{part['points_per_list']:+.1f}"
+            )
         console.print(table)
     save_json(args.json, result)
+    if args.plot:
+        plot_breakdown(result, args.plot, title=os.path.basename(args.records))
+        console.print(f"plot: {escape(args.plot)}")
     return 0
 
 
@@ -83,4 +85,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help="only this player (repeatable; default: every player in the file)",
     )
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the breakdown")
+    c.add_argument(
+        "--plot", metavar="FILE", type=checks.out_file, help="a PNG bar chart of the parts"
+    )
     c.set_defaults(func=run, check=check)
