@@ -26,7 +26,6 @@ import os
 from collections import defaultdict
 from typing import Any
 
-from skat._core import GameType
 from skat.records import read_iss
 from skat.tournament_results import LIST_GAMES
 
@@ -42,14 +41,6 @@ ROLES = (
 )
 """The roles a seat's score is counted under, in the order they are reported (a declarer's
 role is further split into hand and pick-up games)."""
-
-
-def _role(game_type: GameType) -> str:
-    if game_type == GameType.GRAND:
-        return "declarer grand"
-    if game_type == GameType.NULL:
-        return "declarer null"
-    return "declarer suit"
 
 
 def breakdown(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -80,7 +71,7 @@ def breakdown(path: str | os.PathLike[str]) -> dict[str, Any]:
             if declarer is None or r.contract is None:
                 key = ("passed out", None)
             elif s == declarer:
-                key = (_role(r.contract.game_type), r.contract.hand)
+                key = ("declarer " + r.contract.game_type.class_name, r.contract.hand)
                 won = float(r.won)
             elif labels[declarer] == label:
                 key = ("defender against itself", None)

@@ -80,6 +80,16 @@ impl GameType {
         ["diamonds", "hearts", "spades", "clubs", "grand", "null"][self as usize]
     }
 
+    /// The game class, as the solver, its tables and the reports group games: `suit` for the
+    /// four suit games, `grand`, `null`.
+    pub fn class_name(self) -> &'static str {
+        match self {
+            GameType::Grand => "grand",
+            GameType::Null => "null",
+            _ => "suit",
+        }
+    }
+
     /// Base value of suit and grand games (9/10/11/12/24); for null the plain value 23.
     pub fn base_value(self) -> u32 {
         [9, 10, 11, 12, 24, 23][self as usize]
@@ -486,6 +496,14 @@ mod tests {
 
     fn cs(s: &str) -> Vec<Card> {
         s.split_whitespace().map(c).collect()
+    }
+
+    #[test]
+    fn game_classes_group_the_four_suits() {
+        let classes: Vec<&str> = (0..6)
+            .map(|i| GameType::from_index(i).unwrap().class_name())
+            .collect();
+        assert_eq!(classes, ["suit", "suit", "suit", "suit", "grand", "null"]);
     }
 
     #[test]

@@ -167,6 +167,12 @@ impl PyGameType {
         GameType::from(*self).base_value()
     }
 
+    /// The game class: `suit`, `grand` or `null`.
+    #[getter]
+    fn class_name(&self) -> &'static str {
+        GameType::from(*self).class_name()
+    }
+
     /// The trump cards of this game type (empty for null).
     fn trumps(&self) -> PyCards {
         PyCards(GameType::from(*self).trumps())

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from skat._core import Card, Game, GameType, Inference, Phase, View
+from skat._core import Card, Game, Inference, Phase, View
 
 
 @dataclass
@@ -41,14 +41,6 @@ class TruthRow:
     view: View
     #: the true holder of every card still in a hand or the skat: 0/1/2 (seat) or 3 (skat)
     truth: dict[Card, int]
-
-
-def _family(gt: GameType) -> str:
-    if gt == GameType.NULL:
-        return "null"
-    if gt == GameType.GRAND:
-        return "grand"
-    return "suit"
 
 
 def _holders(game: Game) -> dict[Card, int]:
@@ -73,7 +65,7 @@ def views_of_game(game: Game) -> list[TruthRow]:
                 continue
             rows.append(
                 TruthRow(
-                    _family(contract.game_type),
+                    contract.game_type.class_name,
                     "declarer" if seat == replay.declarer else "defender",
                     len(replay.tricks) + 1,
                     view,

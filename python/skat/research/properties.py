@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from skat._core import Deal, Game, GameType, Phase, count_worlds
+from skat._core import Deal, Game, Phase, count_worlds
 from skat.seeds import derive_seed
 
 TYPES = ("suit", "grand", "null")
@@ -55,8 +55,7 @@ def game_kind(game: Game) -> str:
     contract = game.contract
     if contract is None:
         raise ValueError("the game has no contract")
-    gt = contract.game_type
-    return "grand" if gt == GameType.GRAND else "null" if gt == GameType.NULL else "suit"
+    return contract.game_type.class_name
 
 
 def _collapse(game: Game) -> None:

@@ -139,11 +139,7 @@ pub struct Report {
 }
 
 pub fn class_of(gt: GameType) -> &'static str {
-    match gt {
-        GameType::Grand => "grand",
-        GameType::Null => "null",
-        _ => "suit",
-    }
+    gt.class_name()
 }
 
 /// The game classes of the benchmark rows, in order.
