@@ -1,7 +1,8 @@
 """Post-game analysis that players may use at the table: perfect-information post-mortem
 analysis (:mod:`skat.analysis.pipma`), the bidding-threshold estimate
-(:mod:`skat.analysis.thresholds`) and their run over record files
-(:mod:`skat.analysis.records`).
+(:mod:`skat.analysis.thresholds`), their run over record files
+(:mod:`skat.analysis.records`) and the open-handed verdict of a contract at its first card
+(:mod:`skat.analysis.verdicts`).
 
 This package sits with the players (the ``count`` player runs PIPMA after every game); the
 people-facing analysis of one game (:mod:`skat.ui.analysis`) and the ``skat analyze`` command
@@ -21,6 +22,7 @@ from skat.analysis.pipma import (
     game_names,
     target_of,
 )
+from skat.analysis.verdicts import start_verdict, verdicts
 
 __all__ = [
     "Decision",
@@ -29,5 +31,7 @@ __all__ = [
     "card_outcomes",
     "decisions",
     "game_names",
+    "start_verdict",
     "target_of",
+    "verdicts",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -26,6 +27,12 @@ its own when a full tournament seats it twice), or passed out. The parts add up 
 player's points per list (36 x the mean, over its games, of its seats' mean Seeger-Fabian
 score), the measure of 'skat tournament'. --player limits the tables and the JSON to the
 named players (an ISS archive can hold thousands); --plot draws the parts as bars.
+
+--open-hand also judges every declared game at its first card with all hands open: could the
+declarer win it with best play by all three seats from there? Per role it counts the games
+open-handed won and lost and how many of each the declarer won: a declarer losing games she
+could win open-handed lost them in the play; defenders letting open-handed lost games go lost
+them to what they could not see (one solver search a game; 'open_hand' in the JSON).
 """
 
 
@@ -43,6 +50,15 @@ def check(args: argparse.Namespace) -> None:
         raise checks.OptionError("--player", f"no games of {unknown[0]!r} (players: {found})")
     if args.player:
         args.result["players"] = {name: players[name] for name in args.player}
+    if args.open_hand:
+        from skat.analysis.verdicts import verdicts
+
+        try:
+            judged = verdicts(args.records)
+        except ValueError as e:
+            raise checks.OptionError("--open-hand", str(e)) from e
+        for name, player in args.result["players"].items():
+            player["open_hand"] = judged["players"].get(name, {"roles": []})["roles"]
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -62,11 +78,35 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 part_name(part), str(part["seats"]), share, f"{part['points_per_list']:+.1f}"
             )
         console.print(table)
+        if "open_hand" in player:
+            console.print(open_hand_table(label, player["open_hand"]))
     save_json(args.json, result)
     if args.plot:
         plot_breakdown(result, args.plot, title=os.path.basename(args.records))
         console.print(f"plot: {escape(args.plot)}")
     return 0
+
+
+def open_hand_table(label: str, roles: list[dict[str, Any]]) -> Table:
+    """The ``--open-hand`` counts of one player as a table."""
+
+    def share(won: int, games: int) -> str:
+        return f"{won} ({won / games:.1%})" if games else "0"
+
+    table = Table(title=escape(f"{label}: declared games judged open-handed at the first card"))
+    for column in ("role", "games", "open-hand won", "declarer won", "open-hand lost"):
+        table.add_column(column, justify="left" if column == "role" else "right")
+    table.add_column("declarer won ", justify="right")
+    for row in roles:
+        table.add_row(
+            row["role"],
+            str(row["games"]),
+            str(row["open_won"]),
+            share(row["open_won_declarer_won"], row["open_won"]),
+            str(row["open_lost"]),
+            share(row["open_lost_declarer_won"], row["open_lost"]),
+        )
+    return table
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -87,5 +127,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the breakdown")
     c.add_argument(
         "--plot", metavar="FILE", type=checks.out_file, help="a PNG bar chart of the parts"
+    )
+    c.add_argument(
+        "--open-hand",
+        action="store_true",
+        help="also judge each declared game open-handed at its first card (one search a game)",
     )
     c.set_defaults(func=run, check=check)

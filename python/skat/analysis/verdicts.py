@@ -1,0 +1,141 @@
+"""Lost at the deal or lost in the play: the open-handed verdict at the first card.
+
+A declared game is judged once, at its first card (after the auction, the skat and the
+declaration, before any card is played): with every card known and best play by all three
+seats from there, does the declarer reach what she needs (:func:`skat.analysis.target_of`:
+61, 90 or 120 card points; null: no trick)? Set against the real outcome this separates what
+card play could change from what it could not:
+
+- *open-hand won, declarer lost*: the declarer's side threw away a game it could win, or the
+  defenders outplayed a declarer who could not see their cards;
+- *open-hand lost, declarer won*: the defenders, who cannot see each other's cards, let a game
+  go that best defence would have won.
+
+Games without a contract (passed out, Ramsch) or without a card played are not judged.
+
+Invariants: each game is judged by exactly one threshold search of the solver
+(``Solver.reaches``) on the position of its first card, so the verdict agrees with a full
+solve of that position; the counts of a player's role are of games, not seats (a player holding
+both defenders' seats counts the game once), and each judged game counts once for every role a
+player held in it. The roles are those of :mod:`skat.tournament_breakdown` without the hand /
+pick-up split.
+
+>>> from skat._core import Deal, Solver
+>>> from skat.match import play
+>>> from skat.players import make_player
+>>> game = play([make_player("rules") for _ in range(3)], Deal.random(3), seed=3)
+>>> isinstance(start_verdict(game, Solver(tt_mb=1)), bool) or game.contract is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from skat._core import Game, Phase, Position, Solver
+from skat.analysis.pipma import SPECIAL, target_of
+from skat.defaults import PIPMA_TT_MB
+from skat.records import read_iss
+
+__all__ = ["FIELDS", "VERDICT_ROLES", "first_card_position", "start_verdict", "verdicts"]
+
+VERDICT_ROLES = (
+    "declarer grand",
+    "declarer suit",
+    "declarer null",
+    "defender",
+    "defender against itself",
+)
+"""The roles verdicts are counted under, in the order they are reported."""
+
+FIELDS = ("games", "open_won", "open_won_declarer_won", "open_lost", "open_lost_declarer_won")
+"""The counts of a role, in the order :func:`verdicts` keeps them."""
+
+
+def first_card_position(game: Game) -> Position | None:
+    """The position of ``game`` at its first card (``None`` when no card was played)."""
+    if game.contract is None or game.declarer is None or not game.played:
+        return None
+    replay = Game(game.deal, variants=game.variants)
+    for who, action in game.history:
+        if replay.phase == Phase.PLAY:
+            return Position.from_game(replay)
+        replay.apply(action, seat=who if isinstance(who, int) and action.kind in SPECIAL else None)
+    return None
+
+
+def start_verdict(game: Game, solver: Solver | None = None) -> bool | None:
+    """Could the declarer of ``game`` win it open-handed from its first card? ``None`` for a
+    game without a contract or without a card played. ``solver`` is reused when given; the
+    answer does not depend on it."""
+    position = first_card_position(game)
+    if position is None:
+        return None
+    solver = solver if solver is not None else Solver(tt_mb=PIPMA_TT_MB)
+    return bool(solver.reaches(position, target_of(game)))
+
+
+def verdicts(games: Iterable[Game] | str | os.PathLike[str]) -> dict[str, Any]:
+    """Per player (the record headers' names ``P0..P2``) and role (:data:`VERDICT_ROLES`):
+    ``games`` judged, ``open_won`` (the declarer could win open-handed at the first card),
+    ``open_won_declarer_won`` (of those, the declarer did win), ``open_lost`` and
+    ``open_lost_declarer_won``. ``games`` is a record file's path or the games themselves.
+    Raises ``ValueError`` when no game can be judged (and ``RecordError`` for a bad record).
+
+    >>> from skat._core import Deal
+    >>> from skat.match import play
+    >>> from skat.players import make_player
+    >>> games = [play([make_player("rules") for _ in range(3)], Deal.random(s), seed=s)
+    ...          for s in range(4)]
+    >>> v = verdicts(games)
+    >>> sum(r["games"] for r in v["players"]["0"]["roles"]) <= 4
+    True
+    """
+    source = read_iss(games) if isinstance(games, (str, os.PathLike)) else games
+    solver = Solver(tt_mb=PIPMA_TT_MB)
+    counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0] * 5))
+    judged = 0
+    for game in source:
+        result = game.result
+        if result is None or result.passed or game.contract is None:
+            continue
+        declarer = game.declarer
+        verdict = start_verdict(game, solver)
+        if declarer is None or verdict is None:
+            continue
+        judged += 1
+        names = dict(game.header)
+        labels = [names.get(f"P{s}", str(s)) for s in range(3)]
+        roles: set[tuple[str, str]] = set()
+        for s, label in enumerate(labels):
+            if s == declarer:
+                roles.add((label, "declarer " + game.contract.game_type.class_name))
+            elif labels[declarer] == label:
+                roles.add((label, "defender against itself"))
+            else:
+                roles.add((label, "defender"))
+        won = int(result.won)
+        for label, role in roles:
+            row = counts[label][role]
+            row[0] += 1
+            if verdict:
+                row[1] += 1
+                row[2] += won
+            else:
+                row[3] += 1
+                row[4] += won
+    if not judged:
+        raise ValueError("no declared game with a card played")
+    players: dict[str, Any] = {}
+    for label in sorted(counts):
+        players[label] = {
+            "roles": [
+                {"role": role, **dict(zip(FIELDS, counts[label][role], strict=True))}
+                for role in VERDICT_ROLES
+                if role in counts[label]
+            ]
+        }
+    return {"games": judged, "players": players}
