@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,13 +13,16 @@ from skat.analysis.pipma import target_of
 from skat.analysis.verdicts import (
     FIELDS,
     VERDICT_ROLES,
+    Judged,
     first_card_position,
+    judge,
     start_verdict,
     verdicts,
 )
 from skat.match import play
 from skat.players import make_player
 from skat.tournament import run
+from skat.tournament_breakdown import corrected_scores, headroom
 
 ISS_SAMPLE = Path(__file__).resolve().parent / "data" / "iss" / "iss-sample.sgf"
 
@@ -50,7 +54,7 @@ def test_the_verdict_is_a_full_solve_of_the_first_card() -> None:
 def test_counts_add_up_to_the_tournaments_declared_games(tmp_path: Path) -> None:
     path = tmp_path / "t.sgf"
     result = run("rules", "random:seed=2", mode="full", deals=5, seed=9, records=path)
-    judged = verdicts(path)
+    judged = verdicts(judge(path))
     for stats in result.players.values():
         roles = judged["players"][stats.player]["roles"]
         names = [r["role"] for r in roles]
@@ -76,7 +80,7 @@ def test_counts_add_up_to_the_tournaments_declared_games(tmp_path: Path) -> None
 
 
 def test_human_records_are_judged_too() -> None:
-    judged = verdicts(ISS_SAMPLE)
+    judged = verdicts(judge(ISS_SAMPLE))
     assert judged["games"] > 0
     assert all(
         r["open_won"] + r["open_lost"] == r["games"]
@@ -99,6 +103,41 @@ def test_cli_open_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "open-handed at the first card" in capsys.readouterr().out
     players = json.loads(out.read_text())["players"]
     assert set(players) == {"rules", "random"}
-    assert all("open_hand" in p for p in players.values())
+    assert all("open_hand" in p and "open_hand_headroom" in p for p in players.values())
     assert main(["tournament-breakdown", str(path), "--json", str(out)]) == 0
     assert not any("open_hand" in p for p in json.loads(out.read_text())["players"].values())
+
+
+def test_headroom_corrects_only_the_players_shortfalls(tmp_path: Path) -> None:
+    path = tmp_path / "t.sgf"
+    result = run("rules", "random:seed=1", mode="full", deals=6, seed=2, records=path)
+    judged = list(judge(path))
+    corrected = 0
+    played = {s.player: float(s.points_per_list or 0.0) for s in result.players.values()}
+    first, second = sorted(played)
+    # without any correction the scores are the tournament's
+    assert headroom([replace(j, verdict=None) for j in judged], first) == pytest.approx(played)
+    for player, other in ((first, second), (second, first)):
+        better = headroom(judged, player)
+        assert better[player] >= played[player] - 1e-9
+        assert better[other] <= played[other] + 1e-9
+        fixed = [
+            j
+            for j in judged
+            if j.verdict is not None
+            and not j.overbid
+            and j.verdict != j.won
+            and (j.labels[j.declarer] == player) != j.won
+            and player in j.labels
+        ]
+        assert (better != pytest.approx(played)) == bool(fixed)
+        corrected += len(fixed)
+    assert corrected > 0  # the random player loses games it could win open-handed
+
+
+def test_corrected_scores_follow_seeger_fabian() -> None:
+    won = Judged(("a", "b", "c"), (80, 0, 0), verdict=False, declarer=0, won=True, value=30)
+    assert corrected_scores(won) == (-110, 40, 40)
+    lost = Judged(("a", "b", "c"), (40, -110, 40), verdict=True, declarer=1, won=False, value=-60)
+    assert corrected_scores(lost) == (0, 80, 0)
+    assert corrected_scores(replace(lost, overbid=True)) == lost.scores

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
+from skat.analysis.verdicts import Judged
 from skat.records import read_iss
 from skat.tournament_results import LIST_GAMES
 
-__all__ = ["ROLES", "breakdown", "part_name", "plot_breakdown"]
+__all__ = ["ROLES", "breakdown", "headroom", "part_name", "plot_breakdown"]
 
 ROLES = (
     "declarer grand",
@@ -104,6 +106,60 @@ def breakdown(path: str | os.PathLike[str]) -> dict[str, Any]:
             "parts": rows,
         }
     return {"records": os.fspath(path), "players": players}
+
+
+def corrected_scores(judged: Judged) -> tuple[int, int, int]:
+    """The seats' scores had the game ended as its open-handed verdict says, at the same game
+    value: a won game scored lost is worth ``-(2 x value) - 50`` to the declarer and 40 to each
+    defender, a lost one scored won ``value + 50`` and nothing to the defenders (a game lost by
+    overbidding stays lost; Kontra and Re are not redone)."""
+    if judged.verdict is None or judged.verdict == judged.won or judged.overbid:
+        return judged.scores
+    scores = [0, 0, 0]
+    if judged.won:  # lost open-handed, won at the table
+        for seat in range(3):
+            scores[seat] = -2 * judged.value - 50 if seat == judged.declarer else 40
+    else:  # ISS values of lost games are doubled and negative
+        scores[judged.declarer] = -judged.value // 2 + 50
+    return scores[0], scores[1], scores[2]
+
+
+def headroom(judged_games: Iterable[Judged], player: str) -> dict[str, float]:
+    """Every player's points per list had ``player``'s card play never fallen short of the
+    open-handed verdict at the first card: each game ``player`` declared and lost though she
+    could win it open-handed is scored as won, each game another player declared and won
+    against ``player``'s defence though it was lost open-handed is scored as lost
+    (:func:`corrected_scores`); everything else as played. ``judged_games`` is
+    :func:`skat.analysis.verdicts.judge`'s output (games without a verdict count as played).
+    What the other players' card play gave away is kept, so this bounds what
+    better card play by ``player`` alone, at the same contracts, could have gained against
+    perfect-information judgement; a declarer who exploits the defenders' hidden cards can
+    win more.
+
+    >>> import os, tempfile
+    >>> from skat.analysis.verdicts import judge
+    >>> from skat.tournament import run
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.sgf")
+    >>> result = run("rules", "random", mode="full", deals=3, seed=4, records=path)
+    >>> better = headroom(judge(path), "random")
+    >>> better["random"] >= result.players["random"].points_per_list - 1e-9
+    True
+    """
+    totals: dict[str, float] = defaultdict(float)
+    games: dict[str, int] = defaultdict(int)
+    for item in judged_games:
+        labels = item.labels
+        scores = item.scores
+        if item.verdict is not None:
+            mine = labels[item.declarer] == player
+            defending = not mine and player in labels
+            if (mine and not item.won) or (defending and item.won):
+                scores = corrected_scores(item)
+        held = {label: labels.count(label) for label in labels}
+        for label in held:
+            games[label] += 1
+            totals[label] += sum(scores[s] for s in range(3) if labels[s] == label) / held[label]
+    return {label: LIST_GAMES * totals[label] / games[label] for label in sorted(games)}
 
 
 def part_name(part: dict[str, Any]) -> str:

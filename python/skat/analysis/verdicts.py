@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from skat._core import Game, Phase, Position, Solver
@@ -40,7 +41,16 @@ from skat.analysis.pipma import SPECIAL, target_of
 from skat.defaults import PIPMA_TT_MB
 from skat.records import read_iss
 
-__all__ = ["FIELDS", "VERDICT_ROLES", "first_card_position", "start_verdict", "verdicts"]
+__all__ = [
+    "FIELDS",
+    "VERDICT_ROLES",
+    "Judged",
+    "first_card_position",
+    "judge",
+    "role_of",
+    "start_verdict",
+    "verdicts",
+]
 
 VERDICT_ROLES = (
     "declarer grand",
@@ -78,55 +88,97 @@ def start_verdict(game: Game, solver: Solver | None = None) -> bool | None:
     return bool(solver.reaches(position, target_of(game)))
 
 
-def verdicts(games: Iterable[Game] | str | os.PathLike[str]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Judged:
+    """One scored game with its open-handed verdict at the first card, where it has one."""
+
+    labels: tuple[str, str, str]
+    """The players' names by seat (the record headers' ``P0..P2``, else the seat numbers)."""
+    scores: tuple[int, int, int]
+    """The seats' Seeger-Fabian scores."""
+    verdict: bool | None = None
+    """The declarer could win open-handed from the first card; ``None``: not judged (passed
+    out, Ramsch, no card played)."""
+    declarer: int = 0
+    """The declarer's seat (judged games only)."""
+    class_name: str = ""
+    """The contract's class, ``suit``, ``grand`` or ``null`` (judged games only)."""
+    won: bool = False
+    overbid: bool = False
+    value: int = 0
+    """The game's value as scored (ISS sign: a lost game's is negative and doubled)."""
+
+
+def judge(games: Iterable[Game] | str | os.PathLike[str]) -> Iterator[Judged]:
+    """Every scored game of ``games`` (a record file's path or the games), in order, with its
+    verdict (:func:`start_verdict`). Raises ``RecordError`` for a bad record."""
+    source = read_iss(games) if isinstance(games, (str, os.PathLike)) else games
+    solver = Solver(tt_mb=PIPMA_TT_MB)
+    for game in source:
+        result = game.result
+        if result is None:
+            continue
+        names = dict(game.header)
+        labels = (names.get("P0", "0"), names.get("P1", "1"), names.get("P2", "2"))
+        s0, s1, s2 = result.scores
+        verdict = None if result.passed else start_verdict(game, solver)
+        contract, declarer = game.contract, game.declarer
+        if verdict is None or contract is None or declarer is None:
+            yield Judged(labels, (s0, s1, s2))
+            continue
+        yield Judged(
+            labels,
+            (s0, s1, s2),
+            verdict=verdict,
+            declarer=declarer,
+            class_name=contract.game_type.class_name,
+            won=result.won,
+            overbid=result.overbid,
+            value=result.value,
+        )
+
+
+def role_of(judged: Judged, seat: int) -> str:
+    """The role (:data:`VERDICT_ROLES`) of ``seat``'s player in the judged game."""
+    if seat == judged.declarer:
+        return "declarer " + judged.class_name
+    if judged.labels[judged.declarer] == judged.labels[seat]:
+        return "defender against itself"
+    return "defender"
+
+
+def verdicts(judged_games: Iterable[Judged]) -> dict[str, Any]:
     """Per player (the record headers' names ``P0..P2``) and role (:data:`VERDICT_ROLES`):
     ``games`` judged, ``open_won`` (the declarer could win open-handed at the first card),
     ``open_won_declarer_won`` (of those, the declarer did win), ``open_lost`` and
-    ``open_lost_declarer_won``. ``games`` is a record file's path or the games themselves.
-    Raises ``ValueError`` when no game can be judged (and ``RecordError`` for a bad record).
+    ``open_lost_declarer_won``, from what :func:`judge` made of the games. Raises
+    ``ValueError`` when no game was judged.
 
     >>> from skat._core import Deal
     >>> from skat.match import play
     >>> from skat.players import make_player
     >>> games = [play([make_player("rules") for _ in range(3)], Deal.random(s), seed=s)
     ...          for s in range(4)]
-    >>> v = verdicts(games)
+    >>> v = verdicts(judge(games))
     >>> sum(r["games"] for r in v["players"]["0"]["roles"]) <= 4
     True
     """
-    source = read_iss(games) if isinstance(games, (str, os.PathLike)) else games
-    solver = Solver(tt_mb=PIPMA_TT_MB)
     counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0] * 5))
     judged = 0
-    for game in source:
-        result = game.result
-        if result is None or result.passed or game.contract is None:
-            continue
-        declarer = game.declarer
-        verdict = start_verdict(game, solver)
-        if declarer is None or verdict is None:
+    for item in judged_games:
+        if item.verdict is None:
             continue
         judged += 1
-        names = dict(game.header)
-        labels = [names.get(f"P{s}", str(s)) for s in range(3)]
-        roles: set[tuple[str, str]] = set()
-        for s, label in enumerate(labels):
-            if s == declarer:
-                roles.add((label, "declarer " + game.contract.game_type.class_name))
-            elif labels[declarer] == label:
-                roles.add((label, "defender against itself"))
-            else:
-                roles.add((label, "defender"))
-        won = int(result.won)
+        roles = {(label, role_of(item, s)) for s, label in enumerate(item.labels)}
         for label, role in roles:
             row = counts[label][role]
             row[0] += 1
-            if verdict:
+            if item.verdict:
                 row[1] += 1
-                row[2] += won
+                row[2] += item.won
             else:
                 row[3] += 1
-                row[4] += won
+                row[4] += item.won
     if not judged:
         raise ValueError("no declared game with a card played")
     players: dict[str, Any] = {}

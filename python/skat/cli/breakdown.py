@@ -32,7 +32,10 @@ named players (an ISS archive can hold thousands); --plot draws the parts as bar
 declarer win it with best play by all three seats from there? Per role it counts the games
 open-handed won and lost and how many of each the declarer won: a declarer losing games she
 could win open-handed lost them in the play; defenders letting open-handed lost games go lost
-them to what they could not see (one solver search a game; 'open_hand' in the JSON).
+them to what they could not see (one solver search a game; 'open_hand' in the JSON). It also
+gives every player's points per list had the named player's card play never fallen short of
+that verdict: its lost winnable contracts scored as won, the open-handed lost contracts others
+won against its defence scored as lost, at the same game value ('open_hand_headroom').
 """
 
 
@@ -51,14 +54,17 @@ def check(args: argparse.Namespace) -> None:
     if args.player:
         args.result["players"] = {name: players[name] for name in args.player}
     if args.open_hand:
-        from skat.analysis.verdicts import verdicts
+        from skat.analysis.verdicts import judge, verdicts
+        from skat.tournament_breakdown import headroom
 
+        judged = list(judge(args.records))
         try:
-            judged = verdicts(args.records)
+            counts = verdicts(judged)
         except ValueError as e:
             raise checks.OptionError("--open-hand", str(e)) from e
         for name, player in args.result["players"].items():
-            player["open_hand"] = judged["players"].get(name, {"roles": []})["roles"]
+            player["open_hand"] = counts["players"].get(name, {"roles": []})["roles"]
+            player["open_hand_headroom"] = headroom(judged, name)
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -80,6 +86,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(table)
         if "open_hand" in player:
             console.print(open_hand_table(label, player["open_hand"]))
+            better = ", ".join(
+                f"{escape(name)} {points:.1f}"
+                for name, points in player["open_hand_headroom"].items()
+            )
+            console.print(
+                f"had {escape(label)}'s card play never fallen short of the open-handed verdict:"
+                f" {better} points per list"
+            )
     save_json(args.json, result)
     if args.plot:
         plot_breakdown(result, args.plot, title=os.path.basename(args.records))
