@@ -141,3 +141,25 @@ def test_corrected_scores_follow_seeger_fabian() -> None:
     lost = Judged(("a", "b", "c"), (40, -110, 40), verdict=True, declarer=1, won=False, value=-60)
     assert corrected_scores(lost) == (0, 80, 0)
     assert corrected_scores(replace(lost, overbid=True)) == lost.scores
+
+
+def test_cli_open_hand_without_a_declared_game_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skat.cli import main
+
+    passed = next(
+        g
+        for g in (
+            play([make_player("rules") for _ in range(3)], Deal.random(s), seed=s)
+            for s in range(500)
+        )
+        if g.result is not None and g.result.passed
+    )
+    path = tmp_path / "passed.sgf"
+    path.write_text(passed.to_iss() + "\n")
+    assert main(["tournament-breakdown", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["tournament-breakdown", str(path), "--open-hand"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--open-hand" in err
