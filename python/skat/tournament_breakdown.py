@@ -27,7 +27,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from skat.analysis.verdicts import Judged
+from skat.analysis.pipma import game_names
+from skat.analysis.verdicts import Judged, seat_role
 from skat.records import read_iss
 from skat.tournament_results import LIST_GAMES
 
@@ -61,8 +62,7 @@ def breakdown(path: str | os.PathLike[str]) -> dict[str, Any]:
         r = game.result
         if r is None:
             continue
-        names = dict(game.header)
-        labels = [names.get(f"P{s}", f"seat {s}") for s in range(3)]
+        labels = game_names(game)
         held = {label: labels.count(label) for label in labels}
         for label in held:
             games[label] += 1
@@ -72,13 +72,10 @@ def breakdown(path: str | os.PathLike[str]) -> dict[str, Any]:
             won = 0.0
             if declarer is None or r.contract is None:
                 key = ("passed out", None)
-            elif s == declarer:
-                key = ("declarer " + r.contract.game_type.class_name, r.contract.hand)
-                won = float(r.won)
-            elif labels[declarer] == label:
-                key = ("defender against itself", None)
             else:
-                key = ("defender", None)
+                role = seat_role(labels, declarer, r.contract.game_type.class_name, s)
+                key = (role, r.contract.hand if s == declarer else None)
+                won = float(r.won) if s == declarer else 0.0
             part = parts[label][key]
             part[0] += 1
             part[1] += won

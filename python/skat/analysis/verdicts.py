@@ -17,8 +17,8 @@ Invariants: each game is judged by exactly one threshold search of the solver
 (``Solver.reaches``) on the position of its first card, so the verdict agrees with a full
 solve of that position; the counts of a player's role are of games, not seats (a player holding
 both defenders' seats counts the game once), and each judged game counts once for every role a
-player held in it. The roles are those of :mod:`skat.tournament_breakdown` without the hand /
-pick-up split.
+player held in it. :func:`seat_role` names the roles, for :mod:`skat.tournament_breakdown` too
+(which splits the declarers' further into hand and pick-up games).
 
 >>> from skat._core import Deal, Solver
 >>> from skat.match import play
@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from skat._core import Game, Phase, Position, Solver
-from skat.analysis.pipma import SPECIAL, target_of
+from skat.analysis.pipma import SPECIAL, game_names, target_of
 from skat.defaults import PIPMA_TT_MB
 from skat.records import read_iss
 
@@ -47,7 +47,7 @@ __all__ = [
     "Judged",
     "first_card_position",
     "judge",
-    "role_of",
+    "seat_role",
     "start_verdict",
     "verdicts",
 ]
@@ -93,7 +93,7 @@ class Judged:
     """One scored game with its open-handed verdict at the first card, where it has one."""
 
     labels: tuple[str, str, str]
-    """The players' names by seat (the record headers' ``P0..P2``, else the seat numbers)."""
+    """The players' names by seat (:func:`skat.analysis.game_names`)."""
     scores: tuple[int, int, int]
     """The seats' Seeger-Fabian scores."""
     verdict: bool | None = None
@@ -118,8 +118,7 @@ def judge(games: Iterable[Game] | str | os.PathLike[str]) -> Iterator[Judged]:
         result = game.result
         if result is None:
             continue
-        names = dict(game.header)
-        labels = (names.get("P0", "0"), names.get("P1", "1"), names.get("P2", "2"))
+        labels = game_names(game)
         s0, s1, s2 = result.scores
         verdict = None if result.passed else start_verdict(game, solver)
         contract, declarer = game.contract, game.declarer
@@ -138,11 +137,13 @@ def judge(games: Iterable[Game] | str | os.PathLike[str]) -> Iterator[Judged]:
         )
 
 
-def role_of(judged: Judged, seat: int) -> str:
-    """The role (:data:`VERDICT_ROLES`) of ``seat``'s player in the judged game."""
-    if seat == judged.declarer:
-        return "declarer " + judged.class_name
-    if judged.labels[judged.declarer] == judged.labels[seat]:
+def seat_role(labels: Sequence[str], declarer: int, class_name: str, seat: int) -> str:
+    """The role (:data:`VERDICT_ROLES`) of ``seat``'s player in a declared game: the
+    declarer of its class, a defender against another player, or a defender against a seat of
+    its own (``labels``: the players' names by seat)."""
+    if seat == declarer:
+        return "declarer " + class_name
+    if labels[declarer] == labels[seat]:
         return "defender against itself"
     return "defender"
 
@@ -169,7 +170,10 @@ def verdicts(judged_games: Iterable[Judged]) -> dict[str, Any]:
         if item.verdict is None:
             continue
         judged += 1
-        roles = {(label, role_of(item, s)) for s, label in enumerate(item.labels)}
+        roles = {
+            (label, seat_role(item.labels, item.declarer, item.class_name, s))
+            for s, label in enumerate(item.labels)
+        }
         for label, role in roles:
             row = counts[label][role]
             row[0] += 1
