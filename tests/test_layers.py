@@ -43,6 +43,7 @@ LAYERS: list[tuple[str, ...]] = [
         "skat.tournament_records",
         "skat.tournament_breakdown",
         "skat.tournament_clones",
+        "skat.tournament_resume",
         "skat.bench",
     ),
     ("skat.tournament_table",),

@@ -184,7 +184,8 @@ def test_cardplay_is_reproducible_and_independent_of_workers(tmp_path: Path) -> 
     assert (tmp_path / "one.sgf").read_text() == (tmp_path / "two.sgf").read_text()
     other = run("rules", "random", deals=6, seed=12)
     assert other.to_json(wall_clock=False) != one.to_json(wall_clock=False)
-    assert set(one.to_json()) - set(one.to_json(wall_clock=False)) == {"seconds", "workers"}
+    wall_clock = {"seconds", "workers", "resumed_deals"}
+    assert set(one.to_json()) - set(one.to_json(wall_clock=False)) == wall_clock
 
 
 def test_full_mode_is_independent_of_workers_and_plays_six_seatings(tmp_path: Path) -> None:
@@ -352,6 +353,7 @@ KEYS = {
     "passed_out",
     "seconds",
     "workers",
+    "resumed_deals",
 }
 
 

@@ -72,6 +72,7 @@ from skat.tournament_results import (
     summarize,
     write_json,
 )
+from skat.tournament_resume import read_finished, rewrite
 from skat.variants import check_variants
 
 __all__ = [
@@ -195,14 +196,17 @@ def _threads_env(workers: int) -> Iterator[None]:
 
 
 class _RecordWriter:
-    """Writes each deal's records in deal order, as soon as all earlier deals are in."""
+    """Writes each deal's records in deal order, as soon as all earlier deals are in.
 
-    def __init__(self, path: str | os.PathLike[str] | None) -> None:
+    ``start``: the deals ``0..start-1`` are already in the file, which is appended to."""
+
+    def __init__(self, path: str | os.PathLike[str] | None, start: int = 0) -> None:
+        mode = "a" if start else "w"
         self.file: IO[str] | None = (
-            open(path, "w", encoding="utf-8") if path is not None else None  # noqa: SIM115
+            open(path, mode, encoding="utf-8") if path is not None else None  # noqa: SIM115
         )
         self.pending: dict[int, DealOutcome] = {}
-        self.next = 0
+        self.next = start
 
     def _write(self, outcome: DealOutcome) -> None:
         assert self.file is not None
@@ -211,7 +215,7 @@ class _RecordWriter:
                 self.file.write(g.record + "\n")
 
     def add(self, outcome: DealOutcome) -> None:
-        if self.file is None:
+        if self.file is None or outcome.index < self.next:
             return
         self.pending[outcome.index] = outcome
         while self.next in self.pending:
@@ -228,6 +232,25 @@ class _RecordWriter:
         self.pending.clear()
         self.file.close()
         self.file = None
+
+
+def _finished_deals(
+    records: str | os.PathLike[str],
+    seed: int,
+    deals: int,
+    labels: tuple[str, str],
+    tasks: Sequence[_DealTask],
+) -> dict[int, DealOutcome]:
+    """The deals among ``tasks`` whose games are all in the record file already."""
+    expected = {
+        t.index: (
+            t.candidate,
+            Deal.random(t.deal_seed),
+            _cardplay_seatings(t.declarer) if t.declarer is not None else FULL_SEATINGS,
+        )
+        for t in tasks
+    }
+    return read_finished(records, seed, deals, labels, expected)
 
 
 def _choose_deals(
@@ -293,6 +316,7 @@ def run(
     progress: Callable[[int, int], None] | None = None,
     ray: str | None = None,
     variants: str = "",
+    resume: bool = False,
 ) -> TournamentResult:
     """Plays a duplicate tournament between the players with specs ``a`` and ``b``.
 
@@ -309,8 +333,11 @@ def run(
     - ``progress(done, total)``: called when play starts and after every finished deal;
     - ``variants``: the table variants of every game (``kontra``, ``ramsch``,
       ``schieberamsch``; not in clones mode; Bock rounds need a list played in order).
+    - ``resume``: take the deals whose games are all in ``records`` from there instead of
+      playing them again (:mod:`skat.tournament_resume`); a missing file starts afresh.
 
-    Unknown players or options raise :class:`skat.players.PlayerSpecError` before any game.
+    Unknown players or options raise :class:`skat.players.PlayerSpecError` before any game;
+    a record file of another tournament raises :class:`skat.tournament_resume.ResumeError`.
     A KeyboardInterrupt stops the run: the result then has ``complete=False`` and covers the
     deals finished so far.
     """
@@ -327,6 +354,8 @@ def run(
         raise ValueError("clones mode plays the International Skat Order only")
     if mode == "clones" and (workers != 1 or ray is not None):
         raise ValueError("clones mode plays its deals in order in one process: workers must be 1")
+    if resume and (records is None or mode == "clones"):
+        raise ValueError("resume needs a record file, and clones mode cannot resume")
     for spec in (a, b, *([bidder] if mode == "cardplay" else [])):
         make_player(spec)  # raises PlayerSpecError before any game
     specs = (a, b)
@@ -336,7 +365,8 @@ def run(
     candidates: int | None = None
     passed_out: int | None = None
     complete = False
-    writer = _RecordWriter(records)
+    writer = _RecordWriter(None)
+    resumed = 0
 
     def finished(outcome: DealOutcome) -> None:
         writer.add(outcome)
@@ -369,9 +399,17 @@ def run(
                     for j in range(deals)
                 ]
                 failed = []
+            kept: dict[int, DealOutcome] = {}
+            start = 0
+            if resume and records is not None:
+                kept = _finished_deals(records, seed, deals, labels, tasks)
+                tasks = [t for t in tasks if t.index not in kept]
+                resumed = len(kept)
+                start = rewrite(records, kept)
+            writer = _RecordWriter(records, start)
             if progress is not None:
                 progress(0, deals)
-            for outcome in failed:
+            for outcome in failed + [kept[i] for i in sorted(kept)]:
                 finished(outcome)
             if mode == "clones":
                 play_clones(a, b, deals, seed, labels, finished)
@@ -413,4 +451,5 @@ def run(
         seconds=time.perf_counter() - started,
         workers=workers,
         variants=variants,
+        resumed_deals=resumed,
     )

@@ -292,6 +292,8 @@ class TournamentResult:
     workers: int = 1
     variants: str = ""
     """Table variants of every game (``"kontra"``; empty: the International Skat Order)."""
+    resumed_deals: int = 0
+    """Deals read back from the record file instead of played (``resume``)."""
 
     @property
     def deals_played(self) -> int:
@@ -308,8 +310,9 @@ class TournamentResult:
         return sum(len(d.games) for d in self.outcomes)
 
     def to_json(self, wall_clock: bool = True) -> dict[str, Any]:
-        """The JSON report. Only ``seconds`` and ``workers`` depend on how the run went;
-        ``wall_clock=False`` leaves them out (the rest is fixed by the arguments and seed)."""
+        """The JSON report. Only ``seconds``, ``workers`` and ``resumed_deals`` depend on how
+        the run went; ``wall_clock=False`` leaves them out (the rest is fixed by the arguments
+        and seed)."""
         out: dict[str, Any] = {
             "mode": self.mode,
             "seed": self.seed,
@@ -338,6 +341,7 @@ class TournamentResult:
         if wall_clock:
             out["seconds"] = self.seconds
             out["workers"] = self.workers
+            out["resumed_deals"] = self.resumed_deals
         return out
 
 

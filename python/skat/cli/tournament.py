@@ -34,6 +34,20 @@ def check_tournament(args: argparse.Namespace) -> None:
         )
     if args.variants and args.mode == "clones":
         raise checks.OptionError("--variants", "clones mode plays the International Skat Order")
+    if args.resume and not args.records:
+        raise checks.OptionError("--resume", "needs --records FILE, the file to resume from")
+    if args.resume and args.seed is None:
+        raise checks.OptionError("--resume", "needs the --seed of the tournament it resumes")
+    if args.resume and args.mode == "clones":
+        raise checks.OptionError("--resume", "clones mode plays its deals in order from the start")
+    if args.resume:
+        from skat.tournament_results import player_labels
+        from skat.tournament_resume import ResumeError, games_by_deal
+
+        try:
+            games_by_deal(args.records, args.seed, args.deals, player_labels(args.a, args.b))
+        except ResumeError as e:
+            raise checks.OptionError("--resume", str(e)) from e
 
 
 def _fmt(value: float | None, spec: str = "+.1f") -> str:
@@ -63,11 +77,13 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
             progress=on_progress,
             ray=args.ray,
             variants=args.variants,
+            resume=args.resume,
         )
     paired = result.paired_difference
+    resumed = f", {result.resumed_deals} deals resumed" if result.resumed_deals else ""
     title = (
         f"{result.mode} tournament, seed {seed}: {paired.deals} deals in the statistics"
-        f" ({result.games_played} games, {result.seconds:.1f} s)"
+        f" ({result.games_played} games, {result.seconds:.1f} s{resumed})"
     )
     if result.mode == "cardplay":
         title += f", bidder {result.bidder}"
@@ -141,7 +157,9 @@ derive from SEED too, and the results are the same for any --workers.
 A player that raises or plays an illegal action is reported with the deal and
 position; that deal is left out of the statistics and the tournament goes on.
 Ctrl-C stops, shows and writes (--json, "complete": false) the statistics over
-the deals finished so far.
+the deals finished so far. The same command with --resume then goes on: the
+deals whose games are all in --records FILE are read back instead of played,
+and the results are those of an uninterrupted run.
 """
 
 TOURNAMENT_EPILOG = """\
@@ -154,8 +172,9 @@ JSON (--json): mode, seed, deals, bidder (cardplay), a, b, players (per player:
 spec, points_per_list, stderr, games, declarer_games, declarer_win_rate),
 paired_difference (mean, stderr, ci95, deals), errors (deal, seating, seat,
 player, message), complete, deals_played, deals_scored, excluded_deals,
-games_played, candidates and passed_out (cardplay), seconds and workers (the
-only fields that depend on the run rather than the arguments).
+games_played, candidates and passed_out (cardplay), seconds, workers and
+resumed_deals (the only fields that depend on the run rather than the
+arguments).
 
 exit status: 0 done, 1 done with player errors, 2 bad arguments or player
 specs, 130 interrupted.
@@ -221,5 +240,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         type=checks.out_file,
         help="write every game as an ISS record line (deal order, then seating order;"
         " P0..P2 name the players); replay with 'skat replay FILE'",
+    )
+    t.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from --records FILE: its finished deals are read back, the others played"
+        " (needs --seed; a missing file starts afresh)",
     )
     t.set_defaults(func=cmd_tournament, check=check_tournament)

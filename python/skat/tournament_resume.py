@@ -1,0 +1,145 @@
+"""Resuming a tournament from its own record file.
+
+A tournament's record file (``run(..., records=FILE)``) holds every finished game as an ISS
+record with ``ID[SEED-DEAL-SEATING]`` and the players' labels as ``P0..P2``. Since every game is
+fixed by the tournament's arguments and seed, a deal whose games are all in the file need not be
+played again: :func:`read_finished` reads them back as outcomes, and the tournament plays only
+the deals that are missing. The statistics, the JSON (apart from the wall-clock fields) and the
+record file of a resumed run are those of a run that was never interrupted.
+
+Invariants:
+
+- every record must belong to the tournament being resumed: the same seed, a deal index below
+  the number of deals, a seating of that mode, the players' labels in the seating's seats, and
+  the cards of that deal; anything else is a :class:`ResumeError` and nothing is played or
+  written (the file is never overwritten with another tournament's games);
+- a deal counts as finished only when all its seatings are present, in order, each with a
+  result; a deal with a missing game or a failed game (a player error, no result) is played
+  again whole, and its partial records are dropped;
+- :func:`rewrite` replaces the file atomically by the finished deals' records in deal order
+  from deal 0 up to the first missing deal; the finished deals after a gap are written again
+  once the gap is filled, as the tournament writes every deal in order.
+
+>>> import os, tempfile
+>>> from skat.tournament import run
+>>> path = os.path.join(tempfile.mkdtemp(), "t.iss")
+>>> whole = run("rules", "random", mode="full", deals=3, seed=5, records=path)
+>>> lines = open(path).read().splitlines()
+>>> _ = open(path, "w").write("\\n".join(lines[:8]) + "\\n")  # deal 0 and part of deal 1
+>>> again = run("rules", "random", mode="full", deals=3, seed=5, records=path, resume=True)
+>>> again.resumed_deals, again.to_json(False) == whole.to_json(False)
+(1, True)
+>>> open(path).read().splitlines() == lines
+True
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from skat._core import Deal, Game, RecordError, SkatError
+from skat.records import iter_record_lines
+from skat.tournament_results import DealOutcome, GameOutcome
+
+__all__ = ["ResumeError", "games_by_deal", "read_finished", "rewrite"]
+
+
+class ResumeError(SkatError):
+    """A record file that cannot be resumed: unreadable, or holding games of another
+    tournament."""
+
+
+def games_by_deal(
+    path: str | os.PathLike[str], seed: int, deals: int, labels: tuple[str, str]
+) -> dict[int, list[tuple[str, str, Game]]]:
+    """The games of the record file ``path`` by deal index, each as ``(seating, record line,
+    game)`` in file order (none if the file does not exist); a :class:`ResumeError` unless
+    every record has this tournament's seed, a deal index below ``deals`` and the players'
+    ``labels`` (A, B) in its seating's seats. This needs no game played, so a command checks
+    it before it starts."""
+    if not os.path.exists(path):
+        return {}
+    found: dict[int, list[tuple[str, str, Game]]] = defaultdict(list)
+    name = os.fspath(path)
+    for number, line in iter_record_lines(path):
+        try:
+            game = Game.from_iss(line)
+        except RecordError as e:
+            raise ResumeError(f"{name}:{number}: {e}") from e
+        parts = (game.record_id or "").rsplit("-", 2)
+        if len(parts) != 3 or not parts[1].isdigit():
+            raise ResumeError(f"{name}:{number}: the record has no tournament ID")
+        if parts[0] != str(seed):
+            raise ResumeError(f"{name}:{number}: a game of seed {parts[0]}, not {seed}")
+        index, seating = int(parts[1]), parts[2]
+        if index >= deals:
+            raise ResumeError(f"{name}:{number}: deal {index}, but the tournament has {deals}")
+        header = dict(game.header)
+        names = [header.get(f"P{s}") for s in range(3)]
+        want = [labels[0] if c == "A" else labels[1] for c in seating]
+        if names != want:
+            raise ResumeError(f"{name}:{number}: players {names}, expected {want}")
+        found[index].append((seating, line, game))
+    return found
+
+
+def read_finished(
+    path: str | os.PathLike[str],
+    seed: int,
+    deals: int,
+    labels: tuple[str, str],
+    expected: Mapping[int, tuple[int, Deal, Sequence[str]]],
+) -> dict[int, DealOutcome]:
+    """The finished deals of the tournament's record file ``path``, by deal index.
+
+    ``expected`` gives, for every deal index the tournament plays, its candidate number, its
+    cards and its seatings in order. A file that does not exist has no finished deals.
+    Raises :class:`ResumeError` if a record is not one of this tournament's games.
+    """
+    name = os.fspath(path)
+    finished: dict[int, DealOutcome] = {}
+    for index, games in sorted(games_by_deal(path, seed, deals, labels).items()):
+        if index not in expected:
+            raise ResumeError(f"{name}: deal {index} is not one of this tournament's deals")
+        candidate, deal, seatings = expected[index]
+        for seating, _, game in games:
+            if seating not in seatings:
+                raise ResumeError(f"{name}: deal {index} has no seating {seating!r} in this mode")
+            if game.deal != deal:
+                raise ResumeError(f"{name}: deal {index} has other cards than this tournament's")
+        if [s for s, _, _ in games] != list(seatings):
+            continue
+        outcomes: list[GameOutcome] = []
+        for seating, line, game in games:
+            r = game.result
+            if r is None:
+                break
+            s0, s1, s2 = r.scores
+            outcomes.append(GameOutcome(seating, (s0, s1, s2), r.declarer, r.won, line))
+        else:
+            finished[index] = DealOutcome(index, candidate, tuple(outcomes), ())
+    return finished
+
+
+def rewrite(path: str | os.PathLike[str], finished: Mapping[int, DealOutcome]) -> int:
+    """Replaces the file ``path`` atomically by the records of the finished deals ``0..k-1``
+    (``k`` the first deal not finished) and returns ``k``."""
+    k = 0
+    while k in finished:
+        k += 1
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".resume-", suffix=".iss")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for index in range(k):
+                for g in finished[index].games:
+                    f.write(g.record + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    return k
