@@ -35,6 +35,13 @@ THREADS_ENV = "SKAT_THREADS"
 KERMIT_THRESHOLD = 0.6
 """Kermit bids while its win probability at the next bid is at least this (Kermit's B)."""
 
+DECLARE_CANDIDATES = 0
+"""How many of the learned tables' best suit and grand declarations the ``kermit`` declarer
+compares by open-handed search after picking up (0: the tables decide alone)."""
+
+DECLARE_WORLDS = 30
+"""Sampled defenders' hands per compared declaration (``kermit:declare=K``)."""
+
 PARANOID_BID_NODES = 100_000
 """Search nodes the ``kermit`` bidder gives each paranoid test of a hand game (about a tenth of
 a second; 0 turns the tests off): null is mostly decided by the safe-cards rule without

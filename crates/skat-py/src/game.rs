@@ -109,6 +109,12 @@ impl PyContract {
         self.0.value(matadors, schneider, schwarz)
     }
 
+    /// What the game is charged when lost as overbid at `bid`: the smallest multiple of the
+    /// base value that reaches the bid (suit and grand; 0..=264).
+    fn overbid_value(&self, bid: u16) -> i32 {
+        self.0.overbid_value(bid)
+    }
+
     fn __str__(&self) -> String {
         self.0.token()
     }

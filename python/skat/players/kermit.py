@@ -20,7 +20,12 @@ defender, the default; ``S`` or ``D`` one side only; ``NI`` none: uniform worlds
 ``inference_tables`` (path of learned inference tables ``.npz`` as ``skat train inference``
 writes them; default the packaged ones; a missing or unreadable file is refused when the player
 is made), ``paranoid_bid`` (search nodes per sure-game test, default
-:data:`skat.defaults.PARANOID_BID_NODES`; 0: no tests) and every ``pimc`` option.
+:data:`skat.defaults.PARANOID_BID_NODES`; 0: no tests), ``declare`` (after picking up, unless
+the tables choose null: the tables' best ``declare`` suit and grand declarations are compared
+over ``declare_worlds`` sampled defenders' hands solved open-handed,
+:mod:`skat.players.declaration`; 0 or 1: the tables alone; defaults
+:data:`skat.defaults.DECLARE_CANDIDATES`, :data:`skat.defaults.DECLARE_WORLDS`) and every
+``pimc`` option.
 
 >>> from skat.players import make_player
 >>> p = make_player("kermit:threshold=0.55,worlds=20,threads=1")
@@ -38,12 +43,15 @@ from skat._core import (
     Inference,
     Phase,
     PimcDecision,
+    Solver,
     View,
     bids,
 )
 from skat.bidding.model import BiddingModel, default_model
 from skat.bidding.paranoid import SureGame, sure_hand_game
 from skat.defaults import (
+    DECLARE_CANDIDATES,
+    DECLARE_WORLDS,
     INFERENCE_CANDIDATES,
     INFERENCE_SIDES,
     KERMIT_THRESHOLD,
@@ -56,6 +64,7 @@ from skat.defaults import (
 from skat.inference import SIDES, make_inference
 from skat.inference.files import compiled_tables
 from skat.players.base import register
+from skat.players.declaration import search_declaration
 from skat.players.pimc import PimcPlayer
 
 BIDS = bids()
@@ -84,6 +93,8 @@ class KermitPlayer(PimcPlayer):
         paranoid: int = 0,
         tables: str | None = None,
         paranoid_bid: int = PARANOID_BID_NODES,
+        declare: int = DECLARE_CANDIDATES,
+        declare_worlds: int = DECLARE_WORLDS,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
@@ -92,6 +103,11 @@ class KermitPlayer(PimcPlayer):
             raise ValueError(f"inference must be one of {', '.join(SIDES)}, got {inference!r}")
         if candidates < 1:
             raise ValueError(f"candidates must be at least 1, got {candidates}")
+        if declare < 0 or declare_worlds < 1:
+            raise ValueError(
+                f"declare must be at least 0 and declare_worlds at least 1, got {declare}"
+                f" and {declare_worlds}"
+            )
         super().__init__(
             worlds=worlds,
             seconds=seconds,
@@ -117,6 +133,9 @@ class KermitPlayer(PimcPlayer):
                 inference_tables, sides, candidates, self.model if model else None
             )
         self.paranoid_bid = paranoid_bid
+        self.declare = declare
+        self.declare_worlds = declare_worlds
+        self._declare_solver: Solver | None = None
         self._values: dict[int, float] = {}
         self._plan: Contract | None = None
         self._sure: dict[int, SureGame | None] = {}
@@ -215,6 +234,22 @@ class KermitPlayer(PimcPlayer):
     def _discard(self, view: View, legal: list[Action]) -> Action:
         discard, contract, _, _ = self.model.tables.best_pickup(view.hand, view.seat, view.bid)
         assert discard is not None
+        if self.declare > 1 and contract.game_type != GameType.NULL:
+            if self._declare_solver is None:
+                self._declare_solver = Solver(tt_mb=PIMC_TT_MB)
+            choice = search_declaration(
+                self.model.tables,
+                view.hand,
+                view.seat,
+                view.bid,
+                self.declare,
+                self.declare_worlds,
+                self.sample_seed(view),
+                self._declare_solver,
+                self.engine.threads,
+                null=False,
+            )
+            discard, contract = choice.discard, choice.contract
         self._plan = contract
         return next(a for a in legal if a.kind == "discard" and a.cards == discard)
 
