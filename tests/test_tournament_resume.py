@@ -56,6 +56,20 @@ def test_a_gap_is_filled_and_the_file_ends_in_deal_order(tmp_path: Path) -> None
     assert lines(path) == games
 
 
+def test_a_record_cut_off_at_the_end_is_dropped(tmp_path: Path) -> None:
+    whole_path, path = tmp_path / "whole.iss", tmp_path / "cut.iss"
+    whole = run("rules", "random", mode="full", deals=2, seed=9, records=whole_path)
+    games = lines(whole_path)
+    path.write_text("\n".join(games[:7]) + "\n" + games[7][:40])  # killed while writing
+    again = run("rules", "random", mode="full", deals=2, seed=9, records=path, resume=True)
+    assert again.resumed_deals == 1 and lines(path) == games
+    assert again.to_json(wall_clock=False) == whole.to_json(wall_clock=False)
+    # the same cut line followed by a newline, or in the middle of the file, is an error
+    path.write_text("\n".join(games[:7]) + "\n" + games[7][:40] + "\n")
+    with pytest.raises(ResumeError, match=":8:"):
+        run("rules", "random", mode="full", deals=2, seed=9, records=path, resume=True)
+
+
 def test_failed_games_are_played_again(tmp_path: Path) -> None:
     path = tmp_path / "g.iss"
     first = run(GRUMPY, "random", deals=6, seed=2, records=path)

@@ -15,7 +15,8 @@ Invariants:
   written (the file is never overwritten with another tournament's games);
 - a deal counts as finished only when all its seatings are present, in order, each with a
   result; a deal with a missing game or a failed game (a player error, no result) is played
-  again whole, and its partial records are dropped;
+  again whole, and its partial records are dropped; so is a last record cut off in the middle
+  of its line (the file does not end with a newline), as a killed run may leave it;
 - :func:`rewrite` replaces the file atomically by the finished deals' records in deal order
   from deal 0 up to the first missing deal; the finished deals after a gap are written again
   once the gap is filled, as the tournament writes every deal in order.
@@ -64,10 +65,13 @@ def games_by_deal(
         return {}
     found: dict[int, list[tuple[str, str, Game]]] = defaultdict(list)
     name = os.fspath(path)
-    for number, line in iter_record_lines(path):
+    lines = list(iter_record_lines(path))
+    for number, line in lines:
         try:
             game = Game.from_iss(line)
         except RecordError as e:
+            if number == lines[-1][0] and not _ends_with_newline(path):
+                break  # the last record was cut off in the middle of its writing
             raise ResumeError(f"{name}:{number}: {e}") from e
         parts = (game.record_id or "").rsplit("-", 2)
         if len(parts) != 3 or not parts[1].isdigit():
@@ -84,6 +88,15 @@ def games_by_deal(
             raise ResumeError(f"{name}:{number}: players {names}, expected {want}")
         found[index].append((seating, line, game))
     return found
+
+
+def _ends_with_newline(path: str | os.PathLike[str]) -> bool:
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell() == 0:
+            return True
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"
 
 
 def read_finished(
