@@ -69,6 +69,8 @@ from skat.tournament_results import (
     TournamentResult,
     game_score,
     player_labels,
+    record_id,
+    seat_labels,
     summarize,
     write_json,
 )
@@ -122,8 +124,8 @@ class _DealTask:
 
 def _named_record(iss: str, task: _DealTask, seating: str) -> str:
     """The ISS record with the tournament's ID and the players' labels as P0..P2."""
-    names = [task.labels[0] if c == "A" else task.labels[1] for c in seating]
-    return named_record(iss, "skat tournament", f"{task.seed}-{task.index}-{seating}", names)
+    names = seat_labels(task.labels, seating)
+    return named_record(iss, "skat tournament", record_id(task.seed, task.index, seating), names)
 
 
 def _cardplay_seatings(declarer: int) -> tuple[str, str]:
@@ -132,18 +134,21 @@ def _cardplay_seatings(declarer: int) -> tuple[str, str]:
     return first, second
 
 
+def _seatings(task: _DealTask) -> Sequence[str]:
+    """The seatings a deal is played in: cardplay's two around its declarer, or full mode's six."""
+    if task.prefix is not None:
+        assert task.declarer is not None
+        return _cardplay_seatings(task.declarer)
+    return FULL_SEATINGS
+
+
 def _play_deal(task: _DealTask) -> DealOutcome:
     """Plays every seating of one deal (in a worker or in the main process)."""
     deal = Deal.random(task.deal_seed)
-    if task.prefix is not None:
-        assert task.declarer is not None
-        seatings: Sequence[str] = _cardplay_seatings(task.declarer)
-    else:
-        seatings = FULL_SEATINGS
     prefix = task.prefix or ()
     games: list[GameOutcome] = []
     errors: list[GameError] = []
-    for seating in seatings:
+    for seating in _seatings(task):
         players = [make_player(task.specs[0] if c == "A" else task.specs[1]) for c in seating]
         try:
             game = play(players, deal, seed=task.play_seed, prefix=prefix, variants=task.variants)
@@ -242,14 +247,7 @@ def _finished_deals(
     tasks: Sequence[_DealTask],
 ) -> dict[int, DealOutcome]:
     """The deals among ``tasks`` whose games are all in the record file already."""
-    expected = {
-        t.index: (
-            t.candidate,
-            Deal.random(t.deal_seed),
-            _cardplay_seatings(t.declarer) if t.declarer is not None else FULL_SEATINGS,
-        )
-        for t in tasks
-    }
+    expected = {t.index: (t.candidate, Deal.random(t.deal_seed), _seatings(t)) for t in tasks}
     return read_finished(records, seed, deals, labels, expected)
 
 

@@ -34,7 +34,13 @@ from skat.players.base import make_player
 from skat.players.modelling import tell_names, tell_result
 from skat.records import named_record
 from skat.seeds import deal_seed, derive_seed
-from skat.tournament_results import CLONE_SEATINGS, DealOutcome, GameError, GameOutcome
+from skat.tournament_results import (
+    CLONE_SEATINGS,
+    DealOutcome,
+    GameError,
+    GameOutcome,
+    record_id,
+)
 
 __all__ = ["CLONE_SEATINGS", "clone_names", "play_clones"]
 
@@ -93,7 +99,7 @@ def play_clones(
                 label = labels[0] if seating[e.seat] == "A" else labels[1]
                 err = GameError(j, seating, e.seat, label, str(e))
                 errors.append(err)
-                line = named_record(e.game.to_iss(), _PLACE, f"{seed}-{j}-{seating}", recorded)
+                line = named_record(e.game.to_iss(), _PLACE, record_id(seed, j, seating), recorded)
                 games.append(GameOutcome(seating, None, record=line, error=err))
                 continue
             for seat, p in enumerate(players):
@@ -101,6 +107,6 @@ def play_clones(
             r = game.result
             assert r is not None
             s0, s1, s2 = r.scores
-            line = named_record(game.to_iss(), _PLACE, f"{seed}-{j}-{seating}", recorded)
+            line = named_record(game.to_iss(), _PLACE, record_id(seed, j, seating), recorded)
             games.append(GameOutcome(seating, (s0, s1, s2), r.declarer, r.won, line))
         on_deal(DealOutcome(j, j, tuple(games), tuple(errors)))

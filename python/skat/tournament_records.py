@@ -30,7 +30,7 @@ from collections import defaultdict
 from typing import Any
 
 from skat.records import read_iss
-from skat.tournament_results import LIST_GAMES, mean_interval
+from skat.tournament_results import LIST_GAMES, mean_interval, parse_record_id
 
 __all__ = ["compare", "deal_margins", "deal_points"]
 
@@ -42,8 +42,8 @@ def _scores(path: str | os.PathLike[str]) -> dict[str, dict[int, list[float]]]:
     scores: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     for game in read_iss(path):
         rid = game.record_id
-        parts = (rid or "").rsplit("-", 2)
-        if len(parts) != 3 or not parts[1].isdigit():
+        parsed = parse_record_id(rid)
+        if parsed is None:
             raise ValueError(f"{os.fspath(path)}: record {rid!r} has no tournament ID")
         if game.result is None:
             continue
@@ -54,7 +54,7 @@ def _scores(path: str | os.PathLike[str]) -> dict[str, dict[int, list[float]]]:
                 seats[names[f"P{s}"]].append(s)
         result = game.result.scores
         for label, mine in seats.items():
-            scores[label][int(parts[1])].append(sum(result[s] for s in mine) / len(mine))
+            scores[label][parsed[1]].append(sum(result[s] for s in mine) / len(mine))
     return scores
 
 

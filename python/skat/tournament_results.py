@@ -34,7 +34,10 @@ __all__ = [
     "PlayerStats",
     "TournamentResult",
     "game_score",
+    "parse_record_id",
     "player_labels",
+    "record_id",
+    "seat_labels",
     "summarize",
     "write_json",
 ]
@@ -61,6 +64,24 @@ def player_labels(a: str, b: str) -> tuple[str, str]:
     if a == b:
         return f"A: {a}", f"B: {b}"
     return a, b
+
+
+def seat_labels(labels: tuple[str, str], seating: str) -> list[str]:
+    """The players' labels by seat in a seating such as ``"ABB"``."""
+    return [labels[0] if c == "A" else labels[1] for c in seating]
+
+
+def record_id(seed: int, deal: int, seating: str) -> str:
+    """A tournament game's record ID, ``SEED-DEAL-SEATING``."""
+    return f"{seed}-{deal}-{seating}"
+
+
+def parse_record_id(rid: str | None) -> tuple[str, int, str] | None:
+    """``(seed, deal, seating)`` of a tournament record ID (:func:`record_id`), else ``None``."""
+    parts = (rid or "").rsplit("-", 2)
+    if len(parts) != 3 or not parts[1].isdigit():
+        return None
+    return parts[0], int(parts[1]), parts[2]
 
 
 # ----- outcomes ------------------------------------------------------------------------------

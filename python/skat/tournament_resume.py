@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 
 from skat._core import Deal, Game, RecordError, SkatError
 from skat.records import iter_record_lines
-from skat.tournament_results import DealOutcome, GameOutcome
+from skat.tournament_results import DealOutcome, GameOutcome, parse_record_id, seat_labels
 
 __all__ = ["ResumeError", "games_by_deal", "read_finished", "rewrite"]
 
@@ -73,17 +73,17 @@ def games_by_deal(
             if number == lines[-1][0] and not _ends_with_newline(path):
                 break  # the last record was cut off in the middle of its writing
             raise ResumeError(f"{name}:{number}: {e}") from e
-        parts = (game.record_id or "").rsplit("-", 2)
-        if len(parts) != 3 or not parts[1].isdigit():
+        parsed = parse_record_id(game.record_id)
+        if parsed is None:
             raise ResumeError(f"{name}:{number}: the record has no tournament ID")
-        if parts[0] != str(seed):
-            raise ResumeError(f"{name}:{number}: a game of seed {parts[0]}, not {seed}")
-        index, seating = int(parts[1]), parts[2]
+        game_seed, index, seating = parsed
+        if game_seed != str(seed):
+            raise ResumeError(f"{name}:{number}: a game of seed {game_seed}, not {seed}")
         if index >= deals:
             raise ResumeError(f"{name}:{number}: deal {index}, but the tournament has {deals}")
         header = dict(game.header)
         names = [header.get(f"P{s}") for s in range(3)]
-        want = [labels[0] if c == "A" else labels[1] for c in seating]
+        want = seat_labels(labels, seating)
         if names != want:
             raise ResumeError(f"{name}:{number}: players {names}, expected {want}")
         found[index].append((seating, line, game))
