@@ -155,6 +155,19 @@ impl PyBiddingTables {
         ))
     }
 
+    fn pickup_declarations(
+        &self,
+        py: Python<'_>,
+        twelve: CardsArg,
+        seat: usize,
+        bid: u16,
+    ) -> PyResult<Vec<PyDeclaration>> {
+        let all = py
+            .allow_threads(|| self.0.pickup_declarations(twelve.0, seat, bid))
+            .py_err()?;
+        Ok(all.into_iter().map(declaration).collect())
+    }
+
     fn best_hand(
         &self,
         py: Python<'_>,

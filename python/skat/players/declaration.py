@@ -85,17 +85,11 @@ def table_candidates(
     """The ``count`` best (discard, contract) pairs of ``twelve`` cards at ``bid`` by the
     tables' expected score, best first (contracts that cannot reach the bid left out;
     ``null=False``: suit and grand only)."""
-    contracts = [c for c in PICKUP_CONTRACTS if null or c.game_type != GameType.NULL]
-    scored: list[Choice] = []
-    cards = list(twelve)
-    for i, a in enumerate(cards):
-        for b in cards[i + 1 :]:
-            discard = Cards([a, b])
-            hand = twelve - discard
-            for contract in contracts:
-                s = tables.expected_score(hand, discard, contract, seat, bid)
-                if s is not None:
-                    scored.append(Choice(discard, contract, s[0]))
+    scored = [
+        Choice(discard, contract, score)
+        for discard, contract, score, _ in tables.pickup_declarations(twelve, seat, bid)
+        if discard is not None and (null or contract.game_type != GameType.NULL)
+    ]
     scored.sort(key=lambda c: -c.table_score)
     return scored[:count]
 

@@ -123,6 +123,29 @@ impl BiddingModel {
             .map_or(0.0, |s| s.1)
     }
 
+    /// Every pick-up declaration with these twelve cards that can be declared at `bid`: each
+    /// discard (in card order) with each pick-up contract (plain suit and grand games, null,
+    /// null ouvert), scored. Unchecked.
+    fn scored_pickups(
+        &self,
+        twelve: Cards,
+        seat: usize,
+        bid: u16,
+    ) -> impl Iterator<Item = Declaration> + '_ {
+        pairs(twelve).into_iter().flat_map(move |d| {
+            let hand = twelve - d;
+            pickup_contracts().into_iter().filter_map(move |contract| {
+                self.score(hand, d, &contract, seat, bid)
+                    .map(|(expected_score, win)| Declaration {
+                        discard: Some(d),
+                        contract,
+                        expected_score,
+                        win,
+                    })
+            })
+        })
+    }
+
     /// The best pick-up declaration with these twelve cards: discard and contract (plain suit
     /// and grand games, null, null ouvert) maximising the expected score.
     pub fn best_pickup(
@@ -134,21 +157,24 @@ impl BiddingModel {
         check_count(twelve, 12, "a pick-up declaration")?;
         check_seat(seat)?;
         let mut best: Option<Declaration> = None;
-        for d in pairs(twelve) {
-            let hand = twelve - d;
-            for contract in pickup_contracts() {
-                if let Some((ev, win)) = self.score(hand, d, &contract, seat, bid) {
-                    Declaration {
-                        discard: Some(d),
-                        contract,
-                        expected_score: ev,
-                        win,
-                    }
-                    .keep_if_better(&mut best);
-                }
-            }
+        for d in self.scored_pickups(twelve, seat, bid) {
+            d.keep_if_better(&mut best);
         }
         Ok(best.expect("a suit game can always be declared"))
+    }
+
+    /// Every pick-up declaration with these twelve cards that reaches `bid`, scored, in the
+    /// order [`BiddingModel::best_pickup`] weighs them (discards in card order, then
+    /// contracts).
+    pub fn pickup_declarations(
+        &self,
+        twelve: Cards,
+        seat: usize,
+        bid: u16,
+    ) -> Result<Vec<Declaration>, SkatError> {
+        check_count(twelve, 12, "a pick-up declaration")?;
+        check_seat(seat)?;
+        Ok(self.scored_pickups(twelve, seat, bid).collect())
     }
 
     /// The best hand declaration for these ten cards: every hand contract (suit and grand, with

@@ -189,6 +189,38 @@ fn best_pickup_is_the_maximum_over_all_choices() {
 }
 
 #[test]
+fn pickup_declarations_list_every_declarable_choice_in_order() {
+    let m = synthetic();
+    let twelve = cards("CJ SJ HA HT HK H9 H8 SA ST C7 D7 D8");
+    for bid in [18, 46, 60] {
+        let all = m.pickup_declarations(twelve, 1, bid).unwrap();
+        let mut expected = Vec::new();
+        for d in pairs(twelve) {
+            for c in pickup_contracts() {
+                if let Some((ev, win)) = m.score(twelve - d, d, &c, 1, bid) {
+                    expected.push((d, c, ev, win));
+                }
+            }
+        }
+        let got: Vec<_> = all
+            .iter()
+            .map(|x| (x.discard.unwrap(), x.contract, x.expected_score, x.win))
+            .collect();
+        assert_eq!(got, expected);
+        let best = m.best_pickup(twelve, 1, bid).unwrap();
+        let first_max = all
+            .iter()
+            .fold(None, |b: Option<&Declaration>, x| match b {
+                Some(b) if b.expected_score >= x.expected_score => Some(b),
+                _ => Some(x),
+            })
+            .unwrap();
+        assert_eq!(&best, first_max);
+    }
+    assert!(m.pickup_declarations(cards("CJ SJ"), 1, 18).is_err());
+}
+
+#[test]
 fn expected_score_accounts_for_overbids_and_announcements() {
     let m = synthetic();
     let hand = cards("CJ SJ HA HT HK H9 H8 SA ST C7");
