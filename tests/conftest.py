@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -39,3 +41,31 @@ def play(game: skat.Game, tokens: str) -> skat.Game:
 
 def deal_of(forehand: str, middlehand: str, rearhand: str, skat_cards: str) -> skat.Deal:
     return skat.Deal((forehand, middlehand, rearhand), skat_cards)
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A PostgreSQL server for this test run (the ``pgserver`` wheel of the test extra); the
+    tests that need one skip without it, except in CI."""
+    try:
+        from pgserver.postgres_server import get_server
+    except ImportError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip("pgserver is not installed (pip install -e '.[test]')")
+    server = get_server(tmp_path_factory.mktemp("pgdata"), cleanup_mode="stop")
+    yield server
+    server.cleanup()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: Any, request: pytest.FixtureRequest) -> str:
+    """The URL of a new, empty database on the test server."""
+    import psycopg
+
+    name = "t_" + "".join(ch if ch.isalnum() else "_" for ch in request.node.name.lower())[:50]
+    base = postgres_server.get_uri()
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return str(base).replace("/postgres?", f"/{name}?", 1)

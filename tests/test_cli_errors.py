@@ -31,6 +31,8 @@ def battery(tmp: Path) -> list[tuple[list[str], str]]:
         (["serve", "--port", "99999"], "--port"),
         (["serve", "--pace", "-1"], "--pace"),
         (["serve", "--opponents", "pimc:worlds=-4"], "--opponents"),
+        (["serve", "--db", "mysql://host/skat"], "--db"),
+        (["serve", "--db", "postgresql://host/"], "--db"),
         (["tournament", "rules", "random", "--deals", "0"], "--deals"),
         (["tournament", "rules", "random", "--workers", "0"], "--workers"),
         (["tournament", "rules", "random", "--seed", "-1"], "--seed"),

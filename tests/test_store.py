@@ -1,10 +1,12 @@
-"""Saving and resuming lists: Session snapshots, the SQLite store, and a server restart."""
+"""Saving and resuming lists: Session snapshots, the store in SQLite and PostgreSQL, and a
+server restart."""
 
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -13,7 +15,7 @@ from skat.players.rules import RulesPlayer
 from skat.ui.common import UiError
 from skat.ui.session import Session
 from skat.web.server import BackgroundServer
-from skat.web.store import ListStore, StoreError, sqlite_path
+from skat.web.store import ListStore, StoreError, db_target
 from skat.web.tables import Tables
 
 
@@ -76,16 +78,30 @@ def test_store_round_trip_and_urls(tmp_path: Path) -> None:
     assert again.load("a") == {"k": [3]} and again.count() == 1
     again.delete("a")
     assert again.load("a") is None
-    assert sqlite_path("sqlite:///") == ":memory:"
-    with pytest.raises(StoreError):
-        ListStore("postgresql://host/db")
+    assert db_target("sqlite:///").target == ":memory:"
+    assert db_target("postgresql://ann:pw@h:5432/skat?sslmode=require").where == (
+        "postgresql://ann:***@h:5432/skat?sslmode=require"
+    )
+    for bad in ("mysql://host/db", "postgresql://host", "postgresql://host/"):
+        with pytest.raises(StoreError):
+            db_target(bad)
+    with pytest.raises(StoreError, match="cannot connect"):
+        ListStore(f"postgresql://nobody@/skat?host={tmp_path}/no-such-socket-dir")
     (tmp_path / "junk").write_text("not a database" * 100)
     with pytest.raises(StoreError):
         ListStore(str(tmp_path / "junk")).save("x", {})
 
 
-def test_a_list_survives_a_server_restart(tmp_path: Path) -> None:
-    db = str(tmp_path / "tables.sqlite")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of each kind the store keeps lists in."""
+    if request.param == "sqlite":
+        return str(tmp_path / "tables.sqlite")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+def test_a_list_survives_a_server_restart(db_url: str) -> None:
+    db = db_url
 
     def tables() -> Tables:
         return Tables(opponents=["rules"], pace=0, store=ListStore(db))
@@ -114,7 +130,55 @@ def test_a_list_survives_a_server_restart(tmp_path: Path) -> None:
         assert c.get("/api/sessions/unknown").status_code == 404
         assert c.delete(f"/api/sessions/{sid}").status_code == 204
         assert c.get(f"/api/sessions/{sid}").status_code == 404
-    assert os.path.getsize(db) > 0
+    if "://" not in db:
+        assert os.path.getsize(db) > 0
+
+
+def test_postgres_store_is_shared_and_reconnects(postgres_url: str) -> None:
+    import psycopg
+
+    a, b = ListStore(postgres_url), ListStore(postgres_url)
+    assert a.kind == "postgresql" and "***" not in a.where  # no password in this URL
+    a.save("s1", {"k": [1]})
+    assert b.load("s1") == {"k": [1]}  # two servers of one deployment see each other's lists
+    b.save("s1", {"k": [2]})
+    assert a.load("s1") == {"k": [2]} and a.count() == 1
+    # the database drops every connection (a restart): the next operation connects again
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    a.save("s2", {"k": [3]})
+    assert b.load("s2") == {"k": [3]}
+    a.delete("s1")
+    assert b.load("s1") is None and b.count() == 1
+    a.close()
+    b.close()
+
+
+def test_a_database_that_goes_away_answers_503_and_the_list_plays_on(
+    tmp_path: Path, postgres_server: Any
+) -> None:
+    from pgserver.postgres_server import get_server
+
+    pg = get_server(tmp_path / "pgdata", cleanup_mode="stop")  # its own server, to stop
+    store = ListStore(pg.get_uri())
+    with (
+        BackgroundServer(Tables(opponents=["rules"], pace=0, store=store)) as server,
+        httpx.Client(base_url=server.url, timeout=30) as c,
+    ):
+        state = c.post("/api/sessions", json={"seed": 3, "games": 1}).json()
+        assert store.count() == 1
+        pg.cleanup()  # the database server stops
+        assert c.get("/api/sessions/somebody-else").status_code == 503
+        sid = state["id"]
+        while state["busy"]:
+            state = c.get(f"/api/sessions/{sid}?after={state['version']}&wait=10").json()
+        state = c.post(f"/api/sessions/{sid}/action", json={"action": state["legal"][-1]["token"]})
+        assert state.status_code == 200  # the list in memory plays on, unsaved
+        assert any("could not be saved" in n for n in state.json()["notes"])
+    store.close()
 
 
 def test_list_statistics_follow_the_score_sheet() -> None:

@@ -100,15 +100,17 @@ def _play_interactive(args: argparse.Namespace, console: Console) -> int:
 def check_serve(args: argparse.Namespace) -> None:
     specs = checks.split_specs(args.opponents) or [defaults.DEFAULT_OPPONENT]
     checks.check_specs("--opponents", specs, (1, 2))
-    from skat.web.store import StoreError, sqlite_path
+    from skat.web.store import StoreError, db_target, postgres_driver
 
     try:
-        path = sqlite_path(args.db)
+        target = db_target(args.db)
+        if target.kind == "postgresql":
+            postgres_driver()
     except StoreError as e:
         raise checks.OptionError("--db", str(e)) from e
-    if path != ":memory:":
+    if target.kind == "sqlite" and target.target != ":memory:":
         try:
-            checks.out_file(path)
+            checks.out_file(target.target)
         except argparse.ArgumentTypeError as e:
             raise checks.OptionError("--db", str(e)) from e
 
@@ -220,8 +222,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     sv.add_argument(
         "--db",
         default=defaults.SERVE_DB,
-        metavar="FILE",
-        help="SQLite file (or sqlite:///PATH) where every list is saved, so that it survives a"
-        f" restart; :memory: keeps nothing (default: {defaults.SERVE_DB})",
+        metavar="URL",
+        help="where every list is saved, so that it survives a restart: a SQLite file (or"
+        " sqlite:///PATH), or postgresql://USER:PASSWORD@HOST/DATABASE for a server that"
+        " several tables share (pip install 'skat[postgres]'); :memory: keeps nothing"
+        f" (default: {defaults.SERVE_DB})",
     )
     sv.set_defaults(func=cmd_serve, check=check_serve)

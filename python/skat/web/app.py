@@ -10,7 +10,8 @@ so that people can follow), and the page polls the state, optionally waiting for
 (``?after=VERSION&wait=SECONDS``). Hints and analyses also run on worker threads with a time
 limit. Nothing a client sends can change another session or crash the server: unknown
 sessions get 404, malformed JSON 400, illegal actions 422 and actions out of turn 409, each
-with ``{"error": message}`` and the state unchanged. Idle sessions are dropped after
+with ``{"error": message}`` and the state unchanged; a database that cannot be reached gets
+503. Idle sessions are dropped after
 ``idle_seconds``, so a client that disappears costs nothing for long.
 
 Endpoints (all JSON unless noted):
@@ -85,6 +86,7 @@ from skat.ui import words
 from skat.ui.common import UiError
 from skat.ui.stats import list_stats, plot_stats
 from skat.web.rooms import Rooms
+from skat.web.store import StoreError
 from skat.web.tables import ApiError, Tables, WebSession
 from skat.web.viewer import RecordLibrary, analysis_json
 
@@ -380,6 +382,9 @@ def create_app(
         assert isinstance(exc, ApiError)
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
+    async def store_error(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": f"the saved lists are unavailable: {exc}"}, status_code=503)
+
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
@@ -424,6 +429,7 @@ def create_app(
         routes=routes,
         exception_handlers={
             ApiError: api_error,
+            StoreError: store_error,
             HTTPException: http_error,
             Exception: internal_error,
         },

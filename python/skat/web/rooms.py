@@ -22,7 +22,6 @@ room; a person acts only on her own turn (else 409) and an illegal action change
 from __future__ import annotations
 
 import secrets
-import sqlite3
 import threading
 import time
 from collections.abc import Sequence
@@ -35,7 +34,7 @@ from skat.ui.common import InputError, UiError
 from skat.ui.session import Session
 from skat.variants import check_variants
 from skat.web.state import SPECTATOR, session_state
-from skat.web.store import ListStore
+from skat.web.store import ListStore, StoreError
 from skat.web.tables import ApiError, int_field, opponent_specs, run_ai_moves, variants_field
 
 NAME_MAX = 24
@@ -212,7 +211,7 @@ class Rooms:
             return
         try:
             self.store.save(self._key(room.id), room.snapshot())
-        except (OSError, sqlite3.Error) as e:
+        except (OSError, StoreError) as e:
             if room.session is not None:
                 room.session.notes.append(f"the table could not be saved: {e}")
 

@@ -84,7 +84,7 @@ def serve(
     url = _url(sock)
     out.print(
         f"Skat table at [bold]{url}/[/bold] (opponents {escape(', '.join(specs))}),"
-        f" record viewer at {url}/viewer; lists saved in {escape(store.path)}; Ctrl-C stops",
+        f" record viewer at {url}/viewer; lists saved in {escape(store.where)}; Ctrl-C stops",
         soft_wrap=True,
     )
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)

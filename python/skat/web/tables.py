@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -33,7 +32,7 @@ from skat.ui.common import DEFAULT_OPPONENT, InputError, UiError
 from skat.ui.session import GameChanged, Hint, Session
 from skat.variants import VariantsError, check_variants
 from skat.web.state import session_state
-from skat.web.store import ListStore
+from skat.web.store import ListStore, StoreError
 
 __all__ = [
     "FILE_OPTIONS",
@@ -260,7 +259,7 @@ class Tables:
             return
         try:
             self.store.save(ws.id, ws.session.snapshot())
-        except (OSError, sqlite3.Error) as e:
+        except (OSError, StoreError) as e:
             ws.session.notes.append(f"the list could not be saved: {e}")
 
     def delete(self, session_id: str) -> None:
