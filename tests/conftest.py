@@ -69,3 +69,11 @@ def postgres_url(postgres_server: Any, request: pytest.FixtureRequest) -> str:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         conn.execute(f'CREATE DATABASE "{name}"')
     return str(base).replace("/postgres?", f"/{name}?", 1)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of each kind ``skat serve --db`` keeps lists in."""
+    if request.param == "sqlite":
+        return str(tmp_path / "tables.sqlite")
+    return str(request.getfixturevalue("postgres_url"))

@@ -162,10 +162,10 @@ def test_the_websocket_pushes_each_change(server: BackgroundServer) -> None:
             bad.recv(timeout=5)
 
 
-def test_a_room_survives_a_server_restart(tmp_path: Any) -> None:
+def test_a_room_survives_a_server_restart(db_url: str) -> None:
     from skat.web.store import ListStore
 
-    db = str(tmp_path / "rooms.sqlite")
+    db = db_url
 
     def tables() -> Tables:
         return Tables(opponents=["rules"], pace=0, store=ListStore(db))

@@ -92,14 +92,6 @@ def test_store_round_trip_and_urls(tmp_path: Path) -> None:
         ListStore(str(tmp_path / "junk")).save("x", {})
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database of each kind the store keeps lists in."""
-    if request.param == "sqlite":
-        return str(tmp_path / "tables.sqlite")
-    return str(request.getfixturevalue("postgres_url"))
-
-
 def test_a_list_survives_a_server_restart(db_url: str) -> None:
     db = db_url
 
