@@ -128,6 +128,7 @@ def test_bench_solver_with_tables(null_tables: str, tmp_path: Path) -> None:
     "args",
     [
         ["tables", "build", "--cards", "9", "--out", "x"],
+        ["tables", "build", "--cards", "6", "--classes", "null", "--estimate", "5"],
         ["tables", "build", "--cards", "3", "--classes", "ramsch", "--out", "x"],
         ["tables", "info", "/no/such/dir"],
         ["tables", "check", "/no/such/dir"],

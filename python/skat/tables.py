@@ -58,8 +58,10 @@ __all__ = [
 CLASSES = ("suit", "grand", "null")
 MIN_CARDS = 3
 """Smallest tabulated hand size (two-card trick starts are solved directly)."""
-MAX_CARDS = 6
-"""Largest hand size a table file can hold."""
+MAX_CARDS = 5
+"""Largest hand size the builder takes (a table file could hold 6): the builder lists a table's
+rows in memory, 24 bytes each, and the 6-card tables are too large for that (null-6 alone has
+987,775,902 rows, about 24 GB)."""
 
 
 def default_dir() -> str | None:
