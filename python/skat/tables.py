@@ -49,6 +49,7 @@ __all__ = [
     "TablesError",
     "build",
     "check",
+    "check_sizes",
     "default_dir",
     "estimate",
     "halve",
@@ -58,10 +59,12 @@ __all__ = [
 CLASSES = ("suit", "grand", "null")
 MIN_CARDS = 3
 """Smallest tabulated hand size (two-card trick starts are solved directly)."""
-MAX_CARDS = 5
-"""Largest hand size the builder takes (a table file could hold 6): the builder lists a table's
-rows in memory, 24 bytes each, and the 6-card tables are too large for that (null-6 alone has
-987,775,902 rows, about 24 GB)."""
+MAX_CARDS = 6
+"""Largest hand size the builder takes: null tables up to 6 cards per hand (their rows are
+numbered, never listed), suit and grand up to :data:`MAX_LISTED_CARDS`."""
+MAX_LISTED_CARDS = 5
+"""Largest hand size of suit and grand tables: the builder lists their rows in memory, 24
+bytes each, and 6-card ones would take tens of GB."""
 
 
 def default_dir() -> str | None:
@@ -84,7 +87,7 @@ def resolve(path: str | None) -> str | None:
     return chosen
 
 
-def _check(classes: Sequence[str], cards: int) -> None:
+def check_sizes(classes: Sequence[str], cards: int) -> None:
     """Raises :class:`TablesError` for an unknown class, no class or a hand size out of range."""
     if not MIN_CARDS <= cards <= MAX_CARDS:
         raise TablesError(f"cards per hand must be {MIN_CARDS}..{MAX_CARDS}, got {cards}")
@@ -92,6 +95,13 @@ def _check(classes: Sequence[str], cards: int) -> None:
     if bad or not classes:
         name = bad[0] if bad else ""
         raise TablesError(f"unknown table class {name!r}; classes: {', '.join(CLASSES)}")
+    listed = [c for c in classes if c != "null"]
+    if listed and cards > MAX_LISTED_CARDS:
+        raise TablesError(
+            f"{listed[0]} tables go up to {MAX_LISTED_CARDS} cards per hand (only null to"
+            f" {MAX_CARDS}): their rows are listed in memory, and {cards}-card ones would take"
+            " tens of GB"
+        )
 
 
 def _file(out: str, cls: str, k: int) -> str:
@@ -130,7 +140,7 @@ def build(
     *,
     workers: int | None = None,
     ray: str | None = None,
-    shard_rows: int = defaults.TABLES_SHARD_ROWS,
+    shard_rows: int | None = None,
     prune: bool = False,
     walk: bool = True,
     half: bool = True,
@@ -142,11 +152,13 @@ def build(
     slower build, the same values). ``prune``: remove redundant tentpoles from each row (the
     same values; the build takes longer). ``half``: store each row as its low half where
     that has fewer tentpoles (see :func:`halve`). Finished tables are kept (resumable);
-    ``progress(label, rows_done, rows_total)`` is called as shards finish. Returns one summary
+    ``progress(label, rows_done, rows_total)`` is called as shards finish. ``shard_rows``:
+    rows per shard (default :data:`skat.defaults.TABLES_SHARD_ROWS`, null
+    :data:`skat.defaults.TABLES_NULL_SHARD_ROWS`). Returns one summary
     per table built now: class, cards, rows, tentpoles, valuations, nodes, seconds.
     """
-    _check(classes, cards)
-    if shard_rows < 1:
+    check_sizes(classes, cards)
+    if shard_rows is not None and shard_rows < 1:
         raise TablesError(f"shard rows must be at least 1, got {shard_rows}")
     os.makedirs(out, exist_ok=True)
     done: list[dict[str, Any]] = []
@@ -156,7 +168,10 @@ def build(
             if os.path.exists(final):
                 continue
             method = (prune, walk, half)
-            done.append(_build_table(out, cls, k, workers, ray, shard_rows, method, progress))
+            per = shard_rows or (
+                defaults.TABLES_NULL_SHARD_ROWS if cls == "null" else defaults.TABLES_SHARD_ROWS
+            )
+            done.append(_build_table(out, cls, k, workers, ray, per, method, progress))
     return done
 
 
@@ -354,7 +369,7 @@ def estimate(
     >>> e["rows"], e["tentpoles_per_row"]
     (58680, 1.0)
     """
-    _check([cls], cards)
+    check_sizes([cls], cards)
     out = dict(lookup_estimate(cls, cards, sample, seed, prune, walk, half))
     out.update(
         {"class": cls, "cards": cards, "sample": sample, "prune": prune, "walk": walk},

@@ -39,7 +39,7 @@ pub fn load(dir: &str) -> PyResult<LookupRef> {
 pub fn lookup_row_count(py: Python<'_>, cls: &str, k: u32) -> PyResult<usize> {
     let c = class_index(cls)?;
     check_k(k)?;
-    Ok(py.allow_threads(|| lookup_build::rows(c, k).len()))
+    Ok(py.allow_threads(|| lookup_build::row_count(c, k)))
 }
 
 /// Builds rows `start..end` of a class and size (`prune`: remove redundant tentpoles;
@@ -62,8 +62,8 @@ pub fn lookup_build_range<'py>(
     check_k(k)?;
     let method = Method { prune, walk, half };
     let (bytes, st) = py.allow_threads(|| {
-        let (rows, st) = lookup_build::build_range(c, k, start, end, method);
-        (ClassTable::from_rows(c, k as u8, rows).to_bytes(), st)
+        let (table, st) = lookup_build::build_shard(c, k, start, end, method);
+        (table.to_bytes(), st)
     });
     let d = PyDict::new(py);
     d.set_item("rows", st.rows)?;
@@ -123,7 +123,7 @@ pub fn lookup_info<'py>(py: Python<'py>, dir: String) -> PyResult<Vec<Bound<'py,
     let mut out = Vec::new();
     for ct in t.all() {
         let d = PyDict::new(py);
-        let expected = py.allow_threads(|| lookup_build::rows(ct.class, ct.k as u32).len());
+        let expected = py.allow_threads(|| lookup_build::row_count(ct.class, ct.k as u32));
         d.set_item("class", CLASS_NAMES[ct.class as usize])?;
         d.set_item("cards", ct.k)?;
         d.set_item("rows", ct.rows())?;

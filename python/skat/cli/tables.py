@@ -209,8 +209,14 @@ def cmd_tables_check(args: argparse.Namespace, console: Console) -> int:
 
 
 def _check_build(args: argparse.Namespace) -> None:
+    from skat.tables import TablesError, check_sizes
+
     if args.estimate is None and args.out is None:
         raise OptionError("--out", "a tables directory is required (unless --estimate)")
+    try:
+        check_sizes(args.classes, args.cards)
+    except TablesError as e:
+        raise OptionError("--cards", str(e)) from None
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -252,8 +258,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     b.add_argument(
         "--shard-rows",
         type=checks.integer(1, checks.COUNT_MAX),
-        default=defaults.TABLES_SHARD_ROWS,
-        help=f"rows per shard (default: {defaults.TABLES_SHARD_ROWS})",
+        default=None,
+        help=f"rows per shard (default: {defaults.TABLES_SHARD_ROWS}, null"
+        f" {defaults.TABLES_NULL_SHARD_ROWS:,})",
     )
     b.add_argument(
         "--prune",

@@ -39,6 +39,10 @@
 //! [`LOW_HALF`] on every entry of a low half row); then the FNV-1a 64 checksum of everything
 //! before it.
 //!
+//! Null tables are written in version 3 instead, dense: the values of consecutive rows
+//! numbered by [`crate::solver::null_rank`], four bits each, without keys
+//! ([`crate::solver::lookup_dense`]). Version 2 null files (keyed records) are still read.
+//!
 //! Loaded tables live for the rest of the process ([`load_dir`] leaks them once per
 //! directory), so that [`LookupRef`] is a plain `'static` reference the `Copy` solver
 //! options can carry.
@@ -50,6 +54,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::huge::HugeBuf;
+use super::lookup_build::BuiltRow;
+use super::lookup_dense::{DenseNull, DENSE_VERSION};
 
 /// Game classes in table keys and file names.
 pub const CLASS_NAMES: [&str; 3] = ["suit", "grand", "null"];
@@ -82,6 +88,8 @@ pub struct ClassTable {
     data: HugeBuf<u32>,
     index: HugeBuf<u32>,
     shift: u32,
+    /// A dense null table ([`crate::solver::lookup_dense`]) instead of the keyed records.
+    dense: Option<DenseNull>,
 }
 
 /// One row's tentpoles as stored.
@@ -116,6 +124,8 @@ impl RowRef<'_> {
 
 /// The valuation of a compact (null) table's one tentpole.
 static NULL_VALUATION: [u32; 1] = [0];
+/// The packed value words of a dense table's rows: `[v]` at `v`.
+static DENSE_VALUES: [u32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 #[inline]
 fn slot_of(key: u64, shift: u32) -> usize {
@@ -208,7 +218,28 @@ impl ClassTable {
             data,
             index,
             shift,
+            dense: None,
         }
+    }
+
+    /// A dense null table (see [`crate::solver::lookup_dense`]).
+    pub fn from_dense(d: DenseNull) -> ClassTable {
+        ClassTable {
+            class: 2,
+            k: d.k,
+            rows: d.count as usize,
+            entries: d.count as usize,
+            compact: true,
+            data: HugeBuf::zeroed(0),
+            index: HugeBuf::zeroed(0),
+            shift: 0,
+            dense: Some(d),
+        }
+    }
+
+    /// The dense null table, if this is one.
+    pub fn dense(&self) -> Option<&DenseNull> {
+        self.dense.as_ref()
     }
 
     pub fn rows(&self) -> usize {
@@ -221,7 +252,10 @@ impl ClassTable {
 
     /// Bytes held in memory (records and index).
     pub fn bytes(&self) -> usize {
-        (self.data.len() + self.index.len()) * 4
+        match &self.dense {
+            Some(d) => d.bytes(),
+            None => (self.data.len() + self.index.len()) * 4,
+        }
     }
 
     /// The record at word `o` and the word after it.
@@ -252,6 +286,13 @@ impl ClassTable {
     /// The tentpoles of the row with this key.
     #[inline]
     pub fn row(&self, key: u64) -> Option<RowRef<'_>> {
+        if let Some(d) = &self.dense {
+            let v = d.value(key)? as usize;
+            return Some(RowRef {
+                vals: &NULL_VALUATION,
+                packed: &DENSE_VALUES[v..v + 1],
+            });
+        }
         let mask = self.index.len() - 1;
         let mut s = slot_of(key, self.shift);
         loop {
@@ -268,16 +309,19 @@ impl ClassTable {
     }
 
     /// Every row in key order: `(key, tentpoles)` (for tools and tests).
-    pub fn iter_rows(&self) -> impl Iterator<Item = (u64, Vec<(u32, u8)>)> + '_ {
+    pub fn iter_rows(&self) -> Box<dyn Iterator<Item = BuiltRow> + '_> {
+        if let Some(d) = &self.dense {
+            return Box::new(d.iter_rows().map(|(key, v)| (key, vec![(0, v)])));
+        }
         let mut o = 0;
-        std::iter::from_fn(move || {
+        Box::new(std::iter::from_fn(move || {
             if o >= self.data.len() {
                 return None;
             }
             let (key, r, next) = self.record(o);
             o = next;
             Some((key, r.entries()))
-        })
+        }))
     }
 
     /// The file name of a class and hand size.
@@ -286,6 +330,9 @@ impl ClassTable {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
+        if let Some(d) = &self.dense {
+            return d.to_bytes();
+        }
         let mut b = Vec::with_capacity(24 + self.rows * 12 + self.entries * 5 + 12);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&[VERSION, self.class, self.k, 0]);
@@ -316,6 +363,9 @@ impl ClassTable {
     pub fn from_bytes(b: &[u8]) -> Result<ClassTable, String> {
         if b.len() < 32 || &b[..4] != MAGIC {
             return Err("not a lookup table (bad magic)".into());
+        }
+        if b[4] == DENSE_VERSION {
+            return DenseNull::from_bytes(b).map(ClassTable::from_dense);
         }
         if b[4] != VERSION && b[4] != 1 {
             return Err(format!("unsupported lookup table version {}", b[4]));
@@ -400,6 +450,11 @@ impl ClassTable {
     /// Joins shards (partial tables) of one class and size; refuses mixed classes or sizes
     /// and a row present twice.
     pub fn merge(parts: impl IntoIterator<Item = ClassTable>) -> Result<ClassTable, String> {
+        let parts: Vec<ClassTable> = parts.into_iter().collect();
+        if !parts.is_empty() && parts.iter().all(|t| t.dense.is_some()) {
+            let dense = parts.into_iter().filter_map(|t| t.dense).collect();
+            return DenseNull::merge(dense).map(ClassTable::from_dense);
+        }
         let mut rows = Vec::new();
         let mut ck: Option<(u8, u8)> = None;
         for t in parts {
@@ -426,6 +481,9 @@ pub fn class_by_name(name: &str) -> Option<u8> {
 
 impl Clone for ClassTable {
     fn clone(&self) -> ClassTable {
+        if let Some(d) = &self.dense {
+            return ClassTable::from_dense(d.clone());
+        }
         ClassTable::from_rows(self.class, self.k, self.iter_rows().collect())
     }
 }

@@ -33,7 +33,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::endgame::EgCache;
 use super::layout::{Layout, MAX_GROUPS};
-use super::lookup::{MAX_K, MIN_K};
+use super::lookup::{ClassTable, MAX_K, MIN_K};
+use super::lookup_dense::{null_index, DenseNull};
 use super::lookup_half::low_half;
 use super::lookup_walk::{Combo, Lattice, Walker};
 use super::search::key::canonical_key;
@@ -598,21 +599,68 @@ pub fn build_range(
     (out, b.stats)
 }
 
+/// The rows of a class and size: null rows are counted by their index
+/// ([`crate::solver::null_rank`]), the others listed.
+pub fn row_count(class: u8, k: u32) -> usize {
+    if class == 2 {
+        null_index(k).len() as usize
+    } else {
+        rows(class, k).len()
+    }
+}
+
+/// The null row numbered `n` ([`crate::solver::null_rank::NullIndex`]) as a row to build.
+fn null_row(n: u64, k: u32) -> RowSpec {
+    let lay = class_layout(2);
+    let (hands, decl) = null_index(k).unrank(n, lay).expect("a row number in range");
+    let key = canonical_key(lay, hands, decl as u64 | 2 << 2).0.a;
+    RowSpec { key, hands, decl }
+}
+
+/// Builds rows `start..end` of a class and size into a shard: a partial table, keyed for
+/// suit and grand, dense ([`crate::solver::lookup_dense`]) for null, whose rows are built
+/// in the order of their numbers without being listed.
+pub fn build_shard(
+    class: u8,
+    k: u32,
+    start: usize,
+    end: usize,
+    method: Method,
+) -> (ClassTable, BuildStats) {
+    if class != 2 {
+        let (rows, st) = build_range(class, k, start, end, method);
+        return (ClassTable::from_rows(class, k as u8, rows), st);
+    }
+    let end = end.min(row_count(2, k));
+    let start = start.min(end);
+    let mut b = Builder::with_method(method);
+    let values: Vec<u8> = (start..end)
+        .map(|n| b.build_row(2, &null_row(n as u64, k))[0].1)
+        .collect();
+    let d = DenseNull::from_values(k as u8, start as u64, &values);
+    (ClassTable::from_dense(d), b.stats)
+}
+
 /// What a full build of a class and size would cost, from `n` random rows built and thrown
 /// away: (rows of the table, CPU seconds per row, tentpoles per row, valuations per row).
 pub fn estimate(class: u8, k: u32, n: usize, seed: u64, method: Method) -> (usize, f64, f64, f64) {
-    let all = rows(class, k);
+    let total = row_count(class, k);
+    let all = (class != 2).then(|| rows(class, k));
     let mut rng = crate::rng::Rng::new(seed);
     let mut b = Builder::with_method(method);
     let start = std::time::Instant::now();
     for _ in 0..n {
-        let r = all[rng.below(all.len() as u64) as usize];
+        let i = rng.below(total as u64);
+        let r = match &all {
+            Some(all) => all[i as usize],
+            None => null_row(i, k),
+        };
         b.build_row(class, &r);
     }
     let per = start.elapsed().as_secs_f64() / n.max(1) as f64;
     let m = n.max(1) as f64;
     (
-        all.len(),
+        total,
         per,
         b.stats.tentpoles as f64 / m,
         b.stats.valuations as f64 / m,

@@ -319,3 +319,46 @@ fn the_search_uses_the_tables() {
     .value;
     assert_ne!(exact, with);
 }
+
+#[test]
+fn dense_null_tables_hold_the_values_of_the_keyed_ones() {
+    use super::lookup_build::{build_range, build_shard, row_count, Method};
+    for k in [3u32, 4] {
+        let n = row_count(2, k);
+        assert_eq!(n, rows(2, k).len());
+        // every row of null-3; a sample of null-4's ranges
+        let ranges: Vec<(usize, usize)> = if k == 3 {
+            vec![(0, n)]
+        } else {
+            vec![(0, 3000), (n / 2, n / 2 + 3000), (n - 3000, n)]
+        };
+        let mut parts = Vec::new();
+        for &(a, z) in &ranges {
+            let (dense, _) = build_shard(2, k, a, z, Method::default());
+            assert_eq!(dense.rows(), z - a);
+            // the same rows built from the listed rows, keyed: the same value for every key
+            let listed: std::collections::HashMap<u64, RowSpec> =
+                rows(2, k).iter().map(|r| (r.key, *r)).collect();
+            let keyed: std::collections::HashMap<u64, u8> = {
+                let mut b = Builder::new();
+                dense
+                    .iter_rows()
+                    .map(|(key, _)| (key, b.build_row(2, &listed[&key])[0].1))
+                    .collect()
+            };
+            for (key, poles) in dense.iter_rows() {
+                assert_eq!(poles, vec![(0, keyed[&key])]);
+                assert_eq!(dense.row(key).map(|r| r.value(0)), Some(keyed[&key]));
+            }
+            parts.push(dense);
+        }
+        if k == 3 {
+            let (keyed, _) = build_range(2, 3, 0, n, Method::default());
+            let whole = ClassTable::from_bytes(&parts[0].to_bytes()).expect("a dense file");
+            for (key, poles) in keyed {
+                assert_eq!(whole.row(key).map(|r| r.value(0)), Some(poles[0].1));
+            }
+            assert!(whole.dense().is_some_and(|d| d.complete()));
+        }
+    }
+}

@@ -56,10 +56,12 @@ pub mod layout;
 pub mod lookup;
 pub mod lookup_bench;
 pub mod lookup_build;
+pub mod lookup_dense;
 pub mod lookup_half;
 #[cfg(test)]
 mod lookup_tests;
 mod lookup_walk;
+pub mod null_rank;
 pub mod order;
 pub mod position;
 pub mod ramsch;
