@@ -9,8 +9,9 @@ class by class for consecutive sizes from 3 cards per hand (a missing size ends 
 
 :func:`build` splits each table into shards of :data:`skat.defaults.TABLES_SHARD_ROWS` rows, runs
 them on every local core (or Ray) and keeps finished shards under ``DIR/parts``, so an
-interrupted build resumes where it stopped. (The builder's searches do not read the smaller
-tables: at 3 cards per hand a lookup costs more time than the search it replaces.) A finished
+interrupted build resumes where it stopped. (The null builder's searches read the smaller
+null tables of the directory, which more than halves the time per row; the suit and grand
+ones do not: at 3 cards per hand a lookup costs more time than the search it replaces.) A finished
 table is written under a temporary name and renamed,
 so a directory never holds a half-written table.
 
@@ -109,10 +110,10 @@ def _file(out: str, cls: str, k: int) -> str:
 
 
 def _build_shard(
-    task: tuple[str, int, int, int, bool, bool, bool],
+    task: tuple[str, int, int, int, bool, bool, bool, str | None],
 ) -> tuple[bytes, dict[str, int]]:
-    cls, k, start, end, prune, walk, half = task
-    data, stats = lookup_build_range(cls, k, start, end, prune, walk, half)
+    cls, k, start, end, prune, walk, half, smaller = task
+    data, stats = lookup_build_range(cls, k, start, end, prune, walk, half, smaller)
     return data, dict(stats)
 
 
@@ -186,13 +187,15 @@ def _build_table(
     progress: Callable[[str, int, int], None] | None,
 ) -> dict[str, Any]:
     start = time.time()
+    # null searches read the finished smaller null tables (twice as fast, the same values)
+    smaller = out if cls == "null" and k > MIN_CARDS else None
     rows, entries, totals = _sharded(
         out,
         f"{cls}-{k}",
         lookup_row_count(cls, k),
         shard_rows,
         _build_shard,
-        lambda a, b: (cls, k, a, b, *method),
+        lambda a, b: (cls, k, a, b, *method, smaller),
         _file(out, cls, k),
         (workers, ray),
         progress,

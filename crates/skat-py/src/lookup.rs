@@ -44,9 +44,10 @@ pub fn lookup_row_count(py: Python<'_>, cls: &str, k: u32) -> PyResult<usize> {
 
 /// Builds rows `start..end` of a class and size (`prune`: remove redundant tentpoles;
 /// `walk`: tentpoles from hard-edge walks, else greedy; `half`: store low halves where
-/// smaller); returns the shard (a partial table file's bytes) and the work counters.
+/// smaller; `tables`: a directory of smaller null tables the null searches read); returns the
+/// shard (a partial table file's bytes) and the work counters.
 #[pyfunction]
-#[pyo3(signature = (cls, k, start, end, prune=false, walk=true, half=true))]
+#[pyo3(signature = (cls, k, start, end, prune=false, walk=true, half=true, tables=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn lookup_build_range<'py>(
     py: Python<'py>,
@@ -57,12 +58,19 @@ pub fn lookup_build_range<'py>(
     prune: bool,
     walk: bool,
     half: bool,
+    tables: Option<String>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
     let c = class_index(cls)?;
     check_k(k)?;
     let method = Method { prune, walk, half };
+    let smaller = match tables {
+        Some(dir) => {
+            Some(lookup::load_dir(std::path::Path::new(&dir)).map_err(TablesError::new_err)?)
+        }
+        None => None,
+    };
     let (bytes, st) = py.allow_threads(|| {
-        let (table, st) = lookup_build::build_shard(c, k, start, end, method);
+        let (table, st) = lookup_build::build_shard(c, k, start, end, method, smaller);
         (table.to_bytes(), st)
     });
     let d = PyDict::new(py);

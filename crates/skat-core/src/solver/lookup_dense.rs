@@ -155,7 +155,8 @@ impl DenseNull {
         parts.sort_by_key(|p| p.first);
         let first = parts.first().ok_or("no parts to merge")?;
         let (k, start) = (first.k, first.first);
-        let mut values = Vec::new();
+        let total: u64 = parts.iter().map(|p| p.count).sum();
+        let mut values = Vec::with_capacity(total.div_ceil(2) as usize);
         let mut next = start;
         for p in &parts {
             if p.k != k {
@@ -164,10 +165,24 @@ impl DenseNull {
             if p.first != next {
                 return Err(format!("parts leave a gap or overlap at row {next}"));
             }
-            values.extend((0..p.count).map(|i| p.nibble(i)));
+            for i in 0..p.count {
+                let v = p.nibble(i);
+                if (next - start + i) % 2 == 0 {
+                    values.push(v);
+                } else if let Some(last) = values.last_mut() {
+                    *last |= v << 4;
+                }
+            }
             next += p.count;
         }
-        Ok(DenseNull::from_values(k, start, &values))
+        Ok(DenseNull {
+            k,
+            first: start,
+            count: total,
+            values,
+            index: null_index(k as u32),
+            lay: Layout::get(GameType::Null),
+        })
     }
 }
 
@@ -183,8 +198,8 @@ mod tests {
         let back = DenseNull::from_bytes(&b).expect("parses");
         assert_eq!((back.first, back.count), (0, 1001));
         assert!((0..1001).all(|i| back.nibble(i) == vals[i as usize]));
-        let a = DenseNull::from_values(3, 0, &vals[..500]);
-        let z = DenseNull::from_values(3, 500, &vals[500..]);
+        let a = DenseNull::from_values(3, 0, &vals[..333]);
+        let z = DenseNull::from_values(3, 333, &vals[333..]);
         let joined = DenseNull::merge(vec![z, a]).expect("adjacent");
         assert_eq!(joined.to_bytes(), b);
         let gap = DenseNull::merge(vec![

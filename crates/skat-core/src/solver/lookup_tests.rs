@@ -323,6 +323,7 @@ fn the_search_uses_the_tables() {
 #[test]
 fn dense_null_tables_hold_the_values_of_the_keyed_ones() {
     use super::lookup_build::{build_range, build_shard, row_count, Method};
+    let mut null3: Option<super::lookup::LookupRef> = None;
     for k in [3u32, 4] {
         let n = row_count(2, k);
         assert_eq!(n, rows(2, k).len());
@@ -334,8 +335,13 @@ fn dense_null_tables_hold_the_values_of_the_keyed_ones() {
         };
         let mut parts = Vec::new();
         for &(a, z) in &ranges {
-            let (dense, _) = build_shard(2, k, a, z, Method::default());
+            let (dense, _) = build_shard(2, k, a, z, Method::default(), None);
             assert_eq!(dense.rows(), z - a);
+            if let Some(t) = null3 {
+                // the searches reading null-3 find the same values
+                let (with, _) = build_shard(2, k, a, z, Method::default(), Some(t));
+                assert_eq!(with.to_bytes(), dense.to_bytes());
+            }
             // the same rows built from the listed rows, keyed: the same value for every key
             let listed: std::collections::HashMap<u64, RowSpec> =
                 rows(2, k).iter().map(|r| (r.key, *r)).collect();
@@ -359,6 +365,9 @@ fn dense_null_tables_hold_the_values_of_the_keyed_ones() {
                 assert_eq!(whole.row(key).map(|r| r.value(0)), Some(poles[0].1));
             }
             assert!(whole.dense().is_some_and(|d| d.complete()));
+            null3 = Some(leak(
+                LookupTables::from_tables(vec![whole]).expect("null-3"),
+            ));
         }
     }
 }
