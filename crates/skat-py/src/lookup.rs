@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use skat_core::solver::lookup::{self, ClassTable, LookupRef, CLASS_NAMES, MAX_K, MIN_K};
 use skat_core::solver::lookup_build::Method;
+use skat_core::solver::lookup_dense::DenseNull;
 use skat_core::solver::{lookup_bench, lookup_build, lookup_half, SolverOptions};
 
 use crate::error::TablesError;
@@ -110,6 +111,12 @@ pub fn lookup_halve_range<'py>(
 #[pyfunction]
 pub fn lookup_merge(py: Python<'_>, parts: Vec<String>, out: String) -> PyResult<(usize, usize)> {
     py.allow_threads(|| {
+        let paths: Vec<std::path::PathBuf> = parts.iter().map(std::path::PathBuf::from).collect();
+        if paths.first().is_some_and(|p| lookup::is_dense_file(p)) {
+            let out = std::path::Path::new(&out);
+            let rows = DenseNull::merge_files(&paths, out).map_err(TablesError::new_err)?;
+            return Ok((rows as usize, rows as usize));
+        }
         let tables = parts
             .iter()
             .map(|p| ClassTable::read_file(std::path::Path::new(p)))

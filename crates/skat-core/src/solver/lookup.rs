@@ -59,8 +59,9 @@ use super::lookup_dense::{DenseNull, DENSE_VERSION};
 
 /// Game classes in table keys and file names.
 pub const CLASS_NAMES: [&str; 3] = ["suit", "grand", "null"];
-/// Largest hand size a table can have (the file and the row enumeration allow up to this).
-pub const MAX_K: u8 = 6;
+/// Largest hand size a table can have (the file and the null index allow up to this; the
+/// suit and grand builders list their rows and stop earlier).
+pub const MAX_K: u8 = 7;
 /// Smallest useful hand size: two-card trick starts are solved directly.
 pub const MIN_K: u8 = 3;
 
@@ -443,6 +444,9 @@ impl ClassTable {
 impl ClassTable {
     /// Reads one table file.
     pub fn read_file(path: &Path) -> Result<ClassTable, String> {
+        if is_dense_file(path) {
+            return DenseNull::read_file(path).map(ClassTable::from_dense);
+        }
         let b = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         ClassTable::from_bytes(&b).map_err(|e| format!("{}: {e}", path.display()))
     }
@@ -472,6 +476,15 @@ impl ClassTable {
         }
         Ok(ClassTable::from_rows(c, k, rows))
     }
+}
+
+/// Whether a file starts like a dense null table (version 3).
+pub fn is_dense_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 5];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|_| &head[..4] == MAGIC && head[4] == DENSE_VERSION)
 }
 
 /// The class number of a class name (`"suit"`, `"grand"`, `"null"`).

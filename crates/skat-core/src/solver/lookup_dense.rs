@@ -19,6 +19,8 @@
 //! `SKLT`, 3, class 2, k, one zero byte; `first` and `count` (u64 each); the nibbles
 //! (`count.div_ceil(2)` bytes); the FNV-1a 64 checksum of everything before it.
 
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::layout::Layout;
@@ -29,6 +31,19 @@ use crate::rules::GameType;
 /// The file version of dense null tables.
 pub const DENSE_VERSION: u8 = 3;
 const MAGIC: &[u8; 4] = b"SKLT";
+
+fn rd8(b: &[u8], o: usize) -> u64 {
+    u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"))
+}
+
+/// FNV-1a 64 continued from `h` over `b` ([`fnv1a`] is `fnv1a_from` of its offset basis).
+fn fnv1a_from(mut h: u64, b: &[u8]) -> u64 {
+    for &x in b {
+        h ^= x as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
 
 /// The (lazily built) index of each null hand size up to 8.
 pub fn null_index(k: u32) -> &'static NullIndex {
@@ -112,31 +127,42 @@ impl DenseNull {
 
     /// Parses a version 3 file (magic, version and checksum included).
     pub fn from_bytes(b: &[u8]) -> Result<DenseNull, String> {
-        if b.len() < 32 || &b[..4] != MAGIC || b[4] != DENSE_VERSION {
+        if b.len() < 32 {
             return Err("not a dense null table".into());
-        }
-        let (class, k) = (b[5], b[6]);
-        if class != 2 || !(MIN_K..=MAX_K.max(8)).contains(&k) {
-            return Err(format!(
-                "bad class {class} or hand size {k} for a dense null table"
-            ));
         }
         let body = b.len() - 8;
         let stored = u64::from_le_bytes(b[body..].try_into().expect("8 bytes"));
         if fnv1a(&b[..body]) != stored {
             return Err("checksum mismatch (truncated or damaged file)".into());
         }
-        let rd8 = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
-        let (first, count) = (rd8(8), rd8(16));
-        let index = null_index(k as u32);
-        let n = count.div_ceil(2);
-        if (body - 24) as u64 != n || first.checked_add(count).is_none_or(|e| e > index.len()) {
+        let (first, count) = (rd8(b, 8), rd8(b, 16));
+        if (body - 24) as u64 != count.div_ceil(2) {
             return Err(format!(
                 "size mismatch: {} bytes of values for {count} rows",
                 body - 24
             ));
         }
-        let values = b[24..body].to_vec();
+        DenseNull::checked(&b[..24], first, count, b[24..body].to_vec())
+    }
+
+    /// A table from a checked header and its values, refused where they do not fit.
+    fn checked(head: &[u8], first: u64, count: u64, values: Vec<u8>) -> Result<DenseNull, String> {
+        if &head[..4] != MAGIC || head[4] != DENSE_VERSION {
+            return Err("not a dense null table".into());
+        }
+        let (class, k) = (head[5], head[6]);
+        if class != 2 || !(MIN_K..=MAX_K).contains(&k) {
+            return Err(format!(
+                "bad class {class} or hand size {k} for a dense null table"
+            ));
+        }
+        let index = null_index(k as u32);
+        if first.checked_add(count).is_none_or(|e| e > index.len()) {
+            return Err(format!(
+                "rows {first}..{first}+{count} beyond the {} of null-{k}",
+                index.len()
+            ));
+        }
         if values.iter().any(|&x| x & 15 > 11 || x >> 4 > 11) {
             return Err("a value above 11".into());
         }
@@ -148,6 +174,91 @@ impl DenseNull {
             index,
             lay: Layout::get(GameType::Null),
         })
+    }
+
+    /// Reads a version 3 file without holding it twice (null-7 takes 8.1 GB).
+    pub fn read_file(path: &Path) -> Result<DenseNull, String> {
+        let err = |e: std::io::Error| format!("{}: {e}", path.display());
+        let mut f = std::fs::File::open(path).map_err(err)?;
+        let mut head = [0u8; 24];
+        f.read_exact(&mut head).map_err(err)?;
+        let size = f.metadata().map_err(err)?.len();
+        let (first, count) = (rd8(&head, 8), rd8(&head, 16));
+        if size < 32 || size - 32 != count.div_ceil(2) {
+            return Err(format!(
+                "{}: size mismatch for {count} rows",
+                path.display()
+            ));
+        }
+        let mut values = vec![0u8; count.div_ceil(2) as usize];
+        f.read_exact(&mut values).map_err(err)?;
+        let mut tail = [0u8; 8];
+        f.read_exact(&mut tail).map_err(err)?;
+        let sum = fnv1a_from(fnv1a(&head), &values);
+        if sum != u64::from_le_bytes(tail) {
+            return Err(format!(
+                "{}: checksum mismatch (truncated or damaged file)",
+                path.display()
+            ));
+        }
+        DenseNull::checked(&head, first, count, values)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Joins the shard files of one size, which must follow each other in rank order, into
+    /// the file `out`, one shard in memory at a time; returns the rows.
+    pub fn merge_files(parts: &[PathBuf], out: &Path) -> Result<u64, String> {
+        let mut shards = Vec::with_capacity(parts.len());
+        for p in parts {
+            let mut head = [0u8; 24];
+            let mut f = std::fs::File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            f.read_exact(&mut head)
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            shards.push((rd8(&head, 8), rd8(&head, 16), head[6], p));
+        }
+        shards.sort_by_key(|s| s.0);
+        let (start, k) = match shards.first() {
+            Some(s) => (s.0, s.2),
+            None => return Err("no parts to merge".into()),
+        };
+        let total: u64 = shards.iter().map(|s| s.1).sum();
+        let err = |e: std::io::Error| format!("{}: {e}", out.display());
+        let mut w = std::io::BufWriter::new(std::fs::File::create(out).map_err(err)?);
+        let mut head = Vec::with_capacity(24);
+        head.extend_from_slice(MAGIC);
+        head.extend_from_slice(&[DENSE_VERSION, 2, k, 0]);
+        head.extend_from_slice(&start.to_le_bytes());
+        head.extend_from_slice(&total.to_le_bytes());
+        w.write_all(&head).map_err(err)?;
+        let mut sum = fnv1a(&head);
+        let (mut next, mut odd) = (start, None::<u8>);
+        for &(first, count, sk, path) in &shards {
+            if sk != k {
+                return Err("parts of another size".into());
+            }
+            if first != next {
+                return Err(format!("parts leave a gap or overlap at row {next}"));
+            }
+            let part = DenseNull::read_file(path)?;
+            let mut bytes = Vec::with_capacity(part.values.len() + 1);
+            for i in 0..part.count {
+                let v = part.nibble(i);
+                match odd.take() {
+                    None => odd = Some(v),
+                    Some(lo) => bytes.push(lo | v << 4),
+                }
+            }
+            sum = fnv1a_from(sum, &bytes);
+            w.write_all(&bytes).map_err(err)?;
+            next += count;
+        }
+        if let Some(lo) = odd {
+            sum = fnv1a_from(sum, &[lo]);
+            w.write_all(&[lo]).map_err(err)?;
+        }
+        w.write_all(&sum.to_le_bytes()).map_err(err)?;
+        w.flush().map_err(err)?;
+        Ok(total)
     }
 
     /// Joins shards of one size, which must follow each other in rank order.
@@ -210,6 +321,27 @@ mod tests {
         let mut bad = b.clone();
         bad[30] ^= 1;
         assert!(DenseNull::from_bytes(&bad).is_err());
+        // the same through files, one shard at a time
+        let dir = std::env::temp_dir().join(format!("skat-dense-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let parts: Vec<PathBuf> = [(0, 333), (333, 700), (700, 1001)]
+            .iter()
+            .map(|&(a, z)| {
+                let p = dir.join(format!("{a}.part"));
+                let shard = DenseNull::from_values(3, a as u64, &vals[a..z]);
+                std::fs::write(&p, shard.to_bytes()).expect("written");
+                p
+            })
+            .collect();
+        let out = dir.join("null-3.skt");
+        assert_eq!(DenseNull::merge_files(&parts, &out), Ok(1001));
+        assert_eq!(std::fs::read(&out).expect("read"), b);
+        assert_eq!(DenseNull::read_file(&out).expect("parses").to_bytes(), b);
+        assert!(DenseNull::merge_files(&parts[1..], &out).is_ok());
+        assert!(DenseNull::merge_files(&[parts[0].clone(), parts[2].clone()], &out).is_err());
+        std::fs::write(&out, &bad).expect("written");
+        assert!(DenseNull::read_file(&out).is_err());
+        std::fs::remove_dir_all(&dir).expect("removed");
         // keys come back to their rows
         for (n, (key, v)) in whole.iter_rows().enumerate().step_by(97) {
             assert_eq!(whole.value(key), Some(v), "row {n}");
