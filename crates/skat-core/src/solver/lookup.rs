@@ -521,7 +521,11 @@ impl fmt::Debug for ClassTable {
 
 /// FNV-1a, 64 bits.
 pub fn fnv1a(b: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    fnv1a_from(0xcbf2_9ce4_8422_2325, b)
+}
+
+/// FNV-1a 64 continued from the hash `h` of what came before `b` (files hashed in pieces).
+pub fn fnv1a_from(mut h: u64, b: &[u8]) -> u64 {
     for &x in b {
         h ^= x as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);

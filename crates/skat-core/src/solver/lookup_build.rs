@@ -35,9 +35,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use super::endgame::EgCache;
 use super::layout::{Layout, MAX_GROUPS};
 use super::lookup::{ClassTable, LookupRef, MAX_K, MIN_K};
-use super::lookup_dense::{null_index, DenseNull};
+use super::lookup_dense::DenseNull;
 use super::lookup_half::low_half;
 use super::lookup_walk::{Combo, Lattice, Walker};
+use super::null_rank::{null_index, null_key};
 use super::search::key::canonical_key;
 use super::search::Searcher;
 use super::tt::Tt;
@@ -620,8 +621,11 @@ pub fn row_count(class: u8, k: u32) -> usize {
 fn null_row(n: u64, k: u32) -> RowSpec {
     let lay = class_layout(2);
     let (hands, decl) = null_index(k).unrank(n, lay).expect("a row number in range");
-    let key = canonical_key(lay, hands, decl as u64 | 2 << 2).0.a;
-    RowSpec { key, hands, decl }
+    RowSpec {
+        key: null_key(lay, hands, decl),
+        hands,
+        decl,
+    }
 }
 
 /// Builds rows `start..end` of a class and size into a shard: a partial table, keyed for

@@ -21,11 +21,10 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use super::layout::Layout;
-use super::lookup::{fnv1a, MAX_K, MIN_K};
-use super::null_rank::NullIndex;
+use super::lookup::{fnv1a, fnv1a_from, MAX_K, MIN_K};
+use super::null_rank::{null_index, null_key, NullIndex};
 use crate::rules::GameType;
 
 /// The file version of dense null tables.
@@ -34,21 +33,6 @@ const MAGIC: &[u8; 4] = b"SKLT";
 
 fn rd8(b: &[u8], o: usize) -> u64 {
     u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"))
-}
-
-/// FNV-1a 64 continued from `h` over `b` ([`fnv1a`] is `fnv1a_from` of its offset basis).
-fn fnv1a_from(mut h: u64, b: &[u8]) -> u64 {
-    for &x in b {
-        h ^= x as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-/// The (lazily built) index of each null hand size up to 8.
-pub fn null_index(k: u32) -> &'static NullIndex {
-    static INDEX: [OnceLock<NullIndex>; 9] = [const { OnceLock::new() }; 9];
-    INDEX[k as usize].get_or_init(|| NullIndex::new(k))
 }
 
 /// Values of consecutive null rows of one hand size (see the module documentation).
@@ -107,9 +91,7 @@ impl DenseNull {
     pub fn iter_rows(&self) -> impl Iterator<Item = (u64, u8)> + '_ {
         (0..self.count).map(move |i| {
             let (hands, drel) = self.index.unrank(self.first + i, self.lay).expect("a row");
-            let tag = drel as u64 | 2 << 2;
-            let key = super::search::key::canonical_key(self.lay, hands, tag).0.a;
-            (key, self.nibble(i))
+            (null_key(self.lay, hands, drel), self.nibble(i))
         })
     }
 

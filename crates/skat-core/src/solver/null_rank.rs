@@ -26,9 +26,22 @@
 //! hand size `k` and `0..3 * count`; the position [`NullIndex::unrank`] returns has the
 //! canonical key of the row ranked.
 
+use std::sync::OnceLock;
+
 use super::layout::Layout;
-#[cfg(test)]
 use super::search::key::canonical_key;
+
+/// The (lazily built, then shared) index of each null hand size up to 8.
+pub fn null_index(k: u32) -> &'static NullIndex {
+    static INDEX: [OnceLock<NullIndex>; 9] = [const { OnceLock::new() }; 9];
+    INDEX[k as usize].get_or_init(|| NullIndex::new(k))
+}
+
+/// The canonical key ([`canonical_key`]'s `a`) of a null position: hands rotated so that the
+/// leader comes first, `drel` the declarer's seat relative to the leader.
+pub fn null_key(lay: &Layout, hands: [u32; 3], drel: u8) -> u64 {
+    canonical_key(lay, hands, drel as u64 | 2 << 2).0.a
+}
 
 /// At most this many cards of one suit.
 const SUIT: usize = 8;
@@ -279,7 +292,7 @@ mod tests {
                 seen[n] = true;
                 let (hands, drel) = idx.unrank(n as u64, lay).expect("in range");
                 assert_eq!(drel, row.decl);
-                let key = canonical_key(lay, hands, drel as u64 | 2 << 2).0.a;
+                let key = null_key(lay, hands, drel);
                 assert_eq!(key, row.key, "row {n}");
             }
         }
