@@ -11,6 +11,8 @@ pub unsafe trait Zeroable: Copy {}
 
 // SAFETY: integers are valid at zero.
 unsafe impl Zeroable for u32 {}
+// SAFETY: as above.
+unsafe impl Zeroable for u8 {}
 
 /// A fixed-length buffer of zeroed `T` (see the module documentation).
 pub struct HugeBuf<T: Zeroable> {

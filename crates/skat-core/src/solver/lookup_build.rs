@@ -344,6 +344,22 @@ impl Builder {
         }
     }
 
+    /// A null row's value: its one valuation solved within the trivial bounds (what the
+    /// general loop below does for a null row, without its bookkeeping).
+    fn null_value(&mut self, row: &RowSpec) -> u8 {
+        let lay = class_layout(2);
+        let (tt, eg) = (&mut self.tt, &mut self.eg);
+        let decl = row.decl as usize;
+        let mut s = Searcher::new(lay, &self.opt, tt, eg, row.hands, &[], 0, decl, None);
+        let (lo, hi) = s.trivial_bounds();
+        let (v, _) = s.mtdf_in(lo, hi, (lo + hi) / 2);
+        self.stats.nodes += s.nodes;
+        self.stats.rows += 1;
+        self.stats.valuations += 1;
+        self.stats.tentpoles += 1;
+        v as u8
+    }
+
     /// Lets the builder's searches read these tables (of smaller hand sizes than the rows
     /// built: tables never change a value).
     pub fn set_lookup(&mut self, tables: Option<LookupRef>) {
@@ -353,6 +369,9 @@ impl Builder {
     /// The tentpoles of one row (see the module documentation).
     pub fn build_row(&mut self, class: u8, row: &RowSpec) -> Vec<(u32, u8)> {
         let lay = class_layout(class);
+        if lay.game_type.is_null() {
+            return vec![(0, self.null_value(row))];
+        }
         let per_group = rank_sets(lay, row);
         let vals = valuations(lay, class, row, &per_group);
         let tag = row.decl as u64 | (class as u64) << 2;

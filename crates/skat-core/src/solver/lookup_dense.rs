@@ -22,6 +22,7 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use super::huge::HugeBuf;
 use super::layout::Layout;
 use super::lookup::{fnv1a, fnv1a_from, MAX_K, MIN_K};
 use super::null_rank::{null_index, null_key, NullIndex};
@@ -31,19 +32,37 @@ use crate::rules::GameType;
 pub const DENSE_VERSION: u8 = 3;
 const MAGIC: &[u8; 4] = b"SKLT";
 
+/// A huge-page copy of `b`.
+fn huge(b: &[u8]) -> HugeBuf<u8> {
+    let mut h = HugeBuf::zeroed(b.len());
+    h[..b.len()].copy_from_slice(b);
+    h
+}
+
 fn rd8(b: &[u8], o: usize) -> u64 {
     u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"))
 }
 
-/// Values of consecutive null rows of one hand size (see the module documentation).
-#[derive(Clone)]
+/// Values of consecutive null rows of one hand size (see the module documentation), in a
+/// buffer of huge pages (lookups read it at random).
 pub struct DenseNull {
     pub k: u8,
     pub first: u64,
     pub count: u64,
-    values: Vec<u8>,
+    values: HugeBuf<u8>,
     index: &'static NullIndex,
     lay: &'static Layout,
+}
+
+impl Clone for DenseNull {
+    fn clone(&self) -> DenseNull {
+        DenseNull {
+            values: huge(self.packed()),
+            index: self.index,
+            lay: self.lay,
+            ..*self
+        }
+    }
 }
 
 impl DenseNull {
@@ -58,7 +77,7 @@ impl DenseNull {
             k,
             first,
             count: values.len() as u64,
-            values: packed,
+            values: huge(&packed),
             index: null_index(k as u32),
             lay: Layout::get(GameType::Null),
         }
@@ -71,7 +90,12 @@ impl DenseNull {
 
     /// Bytes held in memory.
     pub fn bytes(&self) -> usize {
-        self.values.len()
+        self.packed().len()
+    }
+
+    /// The packed values (the buffer may hold a byte more).
+    fn packed(&self) -> &[u8] {
+        &self.values[..self.count.div_ceil(2) as usize]
     }
 
     #[inline]
@@ -96,12 +120,12 @@ impl DenseNull {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(32 + self.values.len());
+        let mut b = Vec::with_capacity(32 + self.packed().len());
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&[DENSE_VERSION, 2, self.k, 0]);
         b.extend_from_slice(&self.first.to_le_bytes());
         b.extend_from_slice(&self.count.to_le_bytes());
-        b.extend_from_slice(&self.values);
+        b.extend_from_slice(self.packed());
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
         b
@@ -124,11 +148,16 @@ impl DenseNull {
                 body - 24
             ));
         }
-        DenseNull::checked(&b[..24], first, count, b[24..body].to_vec())
+        DenseNull::checked(&b[..24], first, count, huge(&b[24..body]))
     }
 
     /// A table from a checked header and its values, refused where they do not fit.
-    fn checked(head: &[u8], first: u64, count: u64, values: Vec<u8>) -> Result<DenseNull, String> {
+    fn checked(
+        head: &[u8],
+        first: u64,
+        count: u64,
+        values: HugeBuf<u8>,
+    ) -> Result<DenseNull, String> {
         if &head[..4] != MAGIC || head[4] != DENSE_VERSION {
             return Err("not a dense null table".into());
         }
@@ -172,8 +201,9 @@ impl DenseNull {
                 path.display()
             ));
         }
-        let mut values = vec![0u8; count.div_ceil(2) as usize];
-        f.read_exact(&mut values).map_err(err)?;
+        let mut values = HugeBuf::<u8>::zeroed(count.div_ceil(2) as usize);
+        f.read_exact(&mut values[..count.div_ceil(2) as usize])
+            .map_err(err)?;
         let mut tail = [0u8; 8];
         f.read_exact(&mut tail).map_err(err)?;
         let sum = fnv1a_from(fnv1a(&head), &values);
@@ -222,7 +252,7 @@ impl DenseNull {
                 return Err(format!("parts leave a gap or overlap at row {next}"));
             }
             let part = DenseNull::read_file(path)?;
-            let mut bytes = Vec::with_capacity(part.values.len() + 1);
+            let mut bytes = Vec::with_capacity(part.packed().len() + 1);
             for i in 0..part.count {
                 let v = part.nibble(i);
                 match odd.take() {
@@ -272,7 +302,7 @@ impl DenseNull {
             k,
             first: start,
             count: total,
-            values,
+            values: huge(&values),
             index: null_index(k as u32),
             lay: Layout::get(GameType::Null),
         })
