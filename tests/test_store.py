@@ -149,6 +149,34 @@ def test_postgres_store_is_shared_and_reconnects(postgres_url: str) -> None:
     b.close()
 
 
+def test_servers_starting_together_share_one_new_database(postgres_url: str) -> None:
+    # CREATE TABLE IF NOT EXISTS run at once by several servers races in PostgreSQL (a
+    # unique violation in its catalogue): every server must still start
+    import threading
+
+    barrier = threading.Barrier(8)
+    stores: list[ListStore] = []
+    errors: list[Exception] = []
+
+    def start() -> None:
+        barrier.wait()
+        try:
+            stores.append(ListStore(postgres_url))
+        except StoreError as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=start) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(stores) == 8
+    stores[0].save("x", {"k": 1})
+    assert all(s.load("x") == {"k": 1} for s in stores)
+    for s in stores:
+        s.close()
+
+
 def test_a_database_that_goes_away_answers_503_and_the_list_plays_on(
     tmp_path: Path, postgres_server: Any
 ) -> None:

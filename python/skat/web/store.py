@@ -158,7 +158,12 @@ class _Postgres:
         self.url = url
         self.where = where
         self.conn: Any = None
-        self._run(_POSTGRES_SCHEMA, ())
+        try:
+            self._run(_POSTGRES_SCHEMA, ())
+        except StoreError:
+            # servers starting together can race on CREATE TABLE IF NOT EXISTS (a unique
+            # violation in PostgreSQL's catalogue): by now the other one made the table
+            self._run(_POSTGRES_SCHEMA, ())
 
     def _connect(self) -> Any:
         try:
