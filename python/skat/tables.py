@@ -370,7 +370,7 @@ def estimate(
     projected file size (12 bytes a row and 5 a tentpole; null: half a byte a row). Random
     null rows are searched without the smaller tables and without the neighbours that the
     build order shares the transposition table with: a build takes a fraction of this
-    projection (null-6: 3.1 projected, 0.4 CPU hours built).
+    projection (null-6: 3.1 CPU hours projected, about 0.5 built with null-3..5).
 
     >>> e = estimate("null", 3, 50)
     >>> e["rows"], e["tentpoles_per_row"]
