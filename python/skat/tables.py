@@ -188,7 +188,7 @@ def _build_table(
     progress: Callable[[str, int, int], None] | None,
 ) -> dict[str, Any]:
     start = time.time()
-    # null searches read the finished smaller null tables (twice as fast, the same values)
+    # null searches read the finished smaller null tables (faster, the same values)
     smaller = out if cls == "null" and k > MIN_CARDS else None
     rows, entries, totals = _sharded(
         out,
@@ -370,7 +370,8 @@ def estimate(
     projected file size (12 bytes a row and 5 a tentpole; null: half a byte a row). Random
     null rows are searched without the smaller tables and without the neighbours that the
     build order shares the transposition table with: a build takes a fraction of this
-    projection (null-6: 3.1 CPU hours projected, about 0.5 built with null-3..5).
+    projection (null-6: 3.1 CPU hours projected; built with null-3..5, 817 of its 988 shards
+    took 801 s on 2 workers).
 
     >>> e = estimate("null", 3, 50)
     >>> e["rows"], e["tentpoles_per_row"]

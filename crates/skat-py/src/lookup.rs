@@ -4,9 +4,8 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use skat_core::solver::lookup::{self, ClassTable, LookupRef, CLASS_NAMES, MAX_K, MIN_K};
+use skat_core::solver::lookup::{self, LookupRef, CLASS_NAMES, MAX_K, MIN_K};
 use skat_core::solver::lookup_build::Method;
-use skat_core::solver::lookup_dense::DenseNull;
 use skat_core::solver::{lookup_bench, lookup_build, lookup_half, SolverOptions};
 
 use crate::error::TablesError;
@@ -110,23 +109,9 @@ pub fn lookup_halve_range<'py>(
 /// entry counts.
 #[pyfunction]
 pub fn lookup_merge(py: Python<'_>, parts: Vec<String>, out: String) -> PyResult<(usize, usize)> {
-    py.allow_threads(|| {
-        let paths: Vec<std::path::PathBuf> = parts.iter().map(std::path::PathBuf::from).collect();
-        if paths.first().is_some_and(|p| lookup::is_dense_file(p)) {
-            let out = std::path::Path::new(&out);
-            let rows = DenseNull::merge_files(&paths, out).map_err(TablesError::new_err)?;
-            return Ok((rows as usize, rows as usize));
-        }
-        let tables = parts
-            .iter()
-            .map(|p| ClassTable::read_file(std::path::Path::new(p)))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(TablesError::new_err)?;
-        let t = ClassTable::merge(tables).map_err(TablesError::new_err)?;
-        std::fs::write(&out, t.to_bytes())
-            .map_err(|e| TablesError::new_err(format!("{out}: {e}")))?;
-        Ok((t.rows(), t.entries()))
-    })
+    let paths: Vec<std::path::PathBuf> = parts.iter().map(std::path::PathBuf::from).collect();
+    py.allow_threads(|| lookup::merge_files(&paths, std::path::Path::new(&out)))
+        .map_err(TablesError::new_err)
 }
 
 /// One dict per table of a directory: class, cards per hand, rows, entries (tentpoles),

@@ -78,19 +78,29 @@ pub const LOW_HALF: u8 = 0x80;
 /// full: record offset + 1, 0 empty), so that a lookup costs about two cache misses. A row
 /// whose tentpoles are exactly those of an earlier row (about half of the rows' entries) is
 /// `[key low, key high, SHARED | word of the earlier row's n]` instead. Null tables (one
-/// tentpole a row, its valuation irrelevant) keep `[key low, key high, value]`.
+/// tentpole a row, its valuation irrelevant) keep `[key low, key high, value]`; null tables
+/// read from version 3 files are dense instead ([`crate::solver::lookup_dense`]).
 pub struct ClassTable {
     pub class: u8,
     pub k: u8,
     rows: usize,
     entries: usize,
+    store: Store,
+}
+
+/// Where a table's rows live.
+enum Store {
+    Keyed(Keyed),
+    Dense(DenseNull),
+}
+
+/// The packed records and their index (see [`ClassTable`]).
+struct Keyed {
     /// Records of `[key low, key high, value]` (null: one tentpole, valuation 0).
     compact: bool,
     data: HugeBuf<u32>,
     index: HugeBuf<u32>,
     shift: u32,
-    /// A dense null table ([`crate::solver::lookup_dense`]) instead of the keyed records.
-    dense: Option<DenseNull>,
 }
 
 /// One row's tentpoles as stored.
@@ -131,6 +141,50 @@ static DENSE_VALUES: [u32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 
 #[inline]
 fn slot_of(key: u64, shift: u32) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
+}
+
+impl Keyed {
+    /// The record at word `o` and the word after it.
+    #[inline]
+    fn record(&self, o: usize) -> (u64, RowRef<'_>, usize) {
+        let key = self.data[o] as u64 | (self.data[o + 1] as u64) << 32;
+        if self.compact {
+            let r = RowRef {
+                vals: &NULL_VALUATION,
+                packed: &self.data[o + 2..o + 3],
+            };
+            return (key, r, o + 3);
+        }
+        let w = self.data[o + 2];
+        // the word holding n: here, or with the earlier row that has the same tentpoles
+        let (at, end) = if w & SHARED != 0 {
+            ((w & !SHARED) as usize, o + 3)
+        } else {
+            let n = w as usize;
+            (o + 2, o + 3 + n + n.div_ceil(4))
+        };
+        let n = self.data[at] as usize;
+        let vals = &self.data[at + 1..at + 1 + n];
+        let packed = &self.data[at + 1 + n..at + 1 + n + n.div_ceil(4)];
+        (key, RowRef { vals, packed }, end)
+    }
+
+    #[inline]
+    fn row(&self, key: u64) -> Option<RowRef<'_>> {
+        let mask = self.index.len() - 1;
+        let mut s = slot_of(key, self.shift);
+        loop {
+            let o = self.index[s] as usize;
+            if o == 0 {
+                return None;
+            }
+            let (k, r, _) = self.record(o - 1);
+            if k == key {
+                return Some(r);
+            }
+            s = (s + 1) & mask;
+        }
+    }
 }
 
 impl ClassTable {
@@ -215,11 +269,12 @@ impl ClassTable {
             k,
             rows: rows.len(),
             entries,
-            compact,
-            data,
-            index,
-            shift,
-            dense: None,
+            store: Store::Keyed(Keyed {
+                compact,
+                data,
+                index,
+                shift,
+            }),
         }
     }
 
@@ -230,17 +285,16 @@ impl ClassTable {
             k: d.k,
             rows: d.count as usize,
             entries: d.count as usize,
-            compact: true,
-            data: HugeBuf::zeroed(0),
-            index: HugeBuf::zeroed(0),
-            shift: 0,
-            dense: Some(d),
+            store: Store::Dense(d),
         }
     }
 
     /// The dense null table, if this is one.
     pub fn dense(&self) -> Option<&DenseNull> {
-        self.dense.as_ref()
+        match &self.store {
+            Store::Dense(d) => Some(d),
+            Store::Keyed(_) => None,
+        }
     }
 
     pub fn rows(&self) -> usize {
@@ -253,76 +307,44 @@ impl ClassTable {
 
     /// Bytes held in memory (records and index).
     pub fn bytes(&self) -> usize {
-        match &self.dense {
-            Some(d) => d.bytes(),
-            None => (self.data.len() + self.index.len()) * 4,
+        match &self.store {
+            Store::Dense(d) => d.bytes(),
+            Store::Keyed(t) => (t.data.len() + t.index.len()) * 4,
         }
-    }
-
-    /// The record at word `o` and the word after it.
-    #[inline]
-    fn record(&self, o: usize) -> (u64, RowRef<'_>, usize) {
-        let key = self.data[o] as u64 | (self.data[o + 1] as u64) << 32;
-        if self.compact {
-            let r = RowRef {
-                vals: &NULL_VALUATION,
-                packed: &self.data[o + 2..o + 3],
-            };
-            return (key, r, o + 3);
-        }
-        let w = self.data[o + 2];
-        // the word holding n: here, or with the earlier row that has the same tentpoles
-        let (at, end) = if w & SHARED != 0 {
-            ((w & !SHARED) as usize, o + 3)
-        } else {
-            let n = w as usize;
-            (o + 2, o + 3 + n + n.div_ceil(4))
-        };
-        let n = self.data[at] as usize;
-        let vals = &self.data[at + 1..at + 1 + n];
-        let packed = &self.data[at + 1 + n..at + 1 + n + n.div_ceil(4)];
-        (key, RowRef { vals, packed }, end)
     }
 
     /// The tentpoles of the row with this key.
     #[inline]
     pub fn row(&self, key: u64) -> Option<RowRef<'_>> {
-        if let Some(d) = &self.dense {
-            let v = d.value(key)? as usize;
-            return Some(RowRef {
-                vals: &NULL_VALUATION,
-                packed: &DENSE_VALUES[v..v + 1],
-            });
-        }
-        let mask = self.index.len() - 1;
-        let mut s = slot_of(key, self.shift);
-        loop {
-            let o = self.index[s] as usize;
-            if o == 0 {
-                return None;
+        match &self.store {
+            Store::Keyed(t) => t.row(key),
+            Store::Dense(d) => {
+                let v = d.value(key)? as usize;
+                Some(RowRef {
+                    vals: &NULL_VALUATION,
+                    packed: &DENSE_VALUES[v..v + 1],
+                })
             }
-            let (k, r, _) = self.record(o - 1);
-            if k == key {
-                return Some(r);
-            }
-            s = (s + 1) & mask;
         }
     }
 
-    /// Every row in key order: `(key, tentpoles)` (for tools and tests).
+    /// Every row in key order (dense: in rank order): `(key, tentpoles)` (for tools and
+    /// tests).
     pub fn iter_rows(&self) -> Box<dyn Iterator<Item = BuiltRow> + '_> {
-        if let Some(d) = &self.dense {
-            return Box::new(d.iter_rows().map(|(key, v)| (key, vec![(0, v)])));
-        }
-        let mut o = 0;
-        Box::new(std::iter::from_fn(move || {
-            if o >= self.data.len() {
-                return None;
+        match &self.store {
+            Store::Dense(d) => Box::new(d.iter_rows().map(|(key, v)| (key, vec![(0, v)]))),
+            Store::Keyed(t) => {
+                let mut o = 0;
+                Box::new(std::iter::from_fn(move || {
+                    if o >= t.data.len() {
+                        return None;
+                    }
+                    let (key, r, next) = t.record(o);
+                    o = next;
+                    Some((key, r.entries()))
+                }))
             }
-            let (key, r, next) = self.record(o);
-            o = next;
-            Some((key, r.entries()))
-        }))
+        }
     }
 
     /// The file name of a class and hand size.
@@ -331,7 +353,7 @@ impl ClassTable {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        if let Some(d) = &self.dense {
+        if let Some(d) = self.dense() {
             return d.to_bytes();
         }
         let mut b = Vec::with_capacity(24 + self.rows * 12 + self.entries * 5 + 12);
@@ -455,8 +477,13 @@ impl ClassTable {
     /// and a row present twice.
     pub fn merge(parts: impl IntoIterator<Item = ClassTable>) -> Result<ClassTable, String> {
         let parts: Vec<ClassTable> = parts.into_iter().collect();
-        if !parts.is_empty() && parts.iter().all(|t| t.dense.is_some()) {
-            let dense = parts.into_iter().filter_map(|t| t.dense).collect();
+        if !parts.is_empty() && parts.iter().all(|t| t.dense().is_some()) {
+            let dense = (parts.into_iter())
+                .filter_map(|t| match t.store {
+                    Store::Dense(d) => Some(d),
+                    Store::Keyed(_) => None,
+                })
+                .collect();
             return DenseNull::merge(dense).map(ClassTable::from_dense);
         }
         let mut rows = Vec::new();
@@ -478,6 +505,22 @@ impl ClassTable {
     }
 }
 
+/// Joins shard files of one class and size into the table file `out`; returns its rows and
+/// entries. Dense null shards are joined one at a time, keyed ones in memory.
+pub fn merge_files(parts: &[PathBuf], out: &Path) -> Result<(usize, usize), String> {
+    if parts.first().is_some_and(|p| is_dense_file(p)) {
+        let rows = DenseNull::merge_files(parts, out)? as usize;
+        return Ok((rows, rows));
+    }
+    let tables = parts
+        .iter()
+        .map(|p| ClassTable::read_file(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let t = ClassTable::merge(tables)?;
+    std::fs::write(out, t.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok((t.rows(), t.entries()))
+}
+
 /// Whether a file starts like a dense null table (version 3).
 pub fn is_dense_file(path: &Path) -> bool {
     use std::io::Read;
@@ -494,7 +537,7 @@ pub fn class_by_name(name: &str) -> Option<u8> {
 
 impl Clone for ClassTable {
     fn clone(&self) -> ClassTable {
-        if let Some(d) = &self.dense {
+        if let Some(d) = self.dense() {
             return ClassTable::from_dense(d.clone());
         }
         ClassTable::from_rows(self.class, self.k, self.iter_rows().collect())

@@ -27,7 +27,7 @@
 //! parallel and can be resumed; [`crate::solver::lookup::ClassTable::from_rows`] joins them.
 //! The suit and grand builders' searches do not read smaller tables: at three cards per hand
 //! a lookup costs more time than the search it replaces. Null rows, one search each, are
-//! built more than twice as fast with the smaller null tables.
+//! built faster with the smaller null tables (the null-6 build in `benchmarks/RESULTS.md`).
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -650,8 +650,7 @@ fn null_row(n: u64, k: u32) -> RowSpec {
 /// Builds rows `start..end` of a class and size into a shard: a partial table, keyed for
 /// suit and grand, dense ([`crate::solver::lookup_dense`]) for null, whose rows are built
 /// in the order of their numbers without being listed. The null searches read `smaller`
-/// (complete tables of smaller sizes: a null-6 row takes 1.5 us with null-3..5 instead of
-/// 3.4 us); suit and grand searches read no tables.
+/// (complete tables of smaller sizes); suit and grand searches read no tables.
 pub fn build_shard(
     class: u8,
     k: u32,

@@ -66,11 +66,11 @@ impl Clone for DenseNull {
 }
 
 impl DenseNull {
-    /// The rows `first..first + values.len()` with these values (each at most 15).
+    /// The rows `first..first + values.len()` with these values (each at most 11).
     pub fn from_values(k: u8, first: u64, values: &[u8]) -> DenseNull {
         let mut packed = vec![0u8; values.len().div_ceil(2)];
         for (i, &v) in values.iter().enumerate() {
-            debug_assert!(v < 16);
+            debug_assert!(v <= 11, "a null value is at most 11");
             packed[i / 2] |= (v & 15) << (4 * (i % 2));
         }
         DenseNull {
@@ -121,10 +121,7 @@ impl DenseNull {
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(32 + self.packed().len());
-        b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&[DENSE_VERSION, 2, self.k, 0]);
-        b.extend_from_slice(&self.first.to_le_bytes());
-        b.extend_from_slice(&self.count.to_le_bytes());
+        b.extend_from_slice(&header(self.k, self.first, self.count));
         b.extend_from_slice(self.packed());
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
@@ -133,35 +130,44 @@ impl DenseNull {
 
     /// Parses a version 3 file (magic, version and checksum included).
     pub fn from_bytes(b: &[u8]) -> Result<DenseNull, String> {
-        if b.len() < 32 {
-            return Err("not a dense null table".into());
-        }
-        let body = b.len() - 8;
-        let stored = u64::from_le_bytes(b[body..].try_into().expect("8 bytes"));
-        if fnv1a(&b[..body]) != stored {
-            return Err("checksum mismatch (truncated or damaged file)".into());
-        }
-        let (first, count) = (rd8(b, 8), rd8(b, 16));
-        if (body - 24) as u64 != count.div_ceil(2) {
-            return Err(format!(
-                "size mismatch: {} bytes of values for {count} rows",
-                body - 24
-            ));
-        }
-        DenseNull::checked(&b[..24], first, count, huge(&b[24..body]))
+        DenseNull::read_from(&mut &b[..], b.len() as u64)
     }
 
-    /// A table from a checked header and its values, refused where they do not fit.
-    fn checked(
-        head: &[u8],
-        first: u64,
-        count: u64,
-        values: HugeBuf<u8>,
-    ) -> Result<DenseNull, String> {
+    /// Reads a version 3 file into memory once (null-7 takes 8.1 GB).
+    pub fn read_file(path: &Path) -> Result<DenseNull, String> {
+        let at = |e: String| format!("{}: {e}", path.display());
+        let mut f = std::fs::File::open(path).map_err(|e| at(e.to_string()))?;
+        let size = f.metadata().map_err(|e| at(e.to_string()))?.len();
+        DenseNull::read_from(&mut f, size).map_err(at)
+    }
+
+    /// A table from `size` bytes of a version 3 file: header, values straight into the
+    /// table's buffer, checksum; refused where anything does not fit.
+    fn read_from(r: &mut impl Read, size: u64) -> Result<DenseNull, String> {
+        let io = |e: std::io::Error| e.to_string();
+        let mut head = [0u8; 24];
+        if size < 32 {
+            return Err("not a dense null table".into());
+        }
+        r.read_exact(&mut head).map_err(io)?;
         if &head[..4] != MAGIC || head[4] != DENSE_VERSION {
             return Err("not a dense null table".into());
         }
-        let (class, k) = (head[5], head[6]);
+        let (class, k, first, count) = (head[5], head[6], rd8(&head, 8), rd8(&head, 16));
+        if size - 32 != count.div_ceil(2) {
+            return Err(format!(
+                "size mismatch: {} bytes of values for {count} rows",
+                size - 32
+            ));
+        }
+        let mut values = HugeBuf::<u8>::zeroed(count.div_ceil(2) as usize);
+        r.read_exact(&mut values[..count.div_ceil(2) as usize])
+            .map_err(io)?;
+        let mut tail = [0u8; 8];
+        r.read_exact(&mut tail).map_err(io)?;
+        if fnv1a_from(fnv1a(&head), &values) != u64::from_le_bytes(tail) {
+            return Err("checksum mismatch (truncated or damaged file)".into());
+        }
         if class != 2 || !(MIN_K..=MAX_K).contains(&k) {
             return Err(format!(
                 "bad class {class} or hand size {k} for a dense null table"
@@ -169,9 +175,9 @@ impl DenseNull {
         }
         let index = null_index(k as u32);
         if first.checked_add(count).is_none_or(|e| e > index.len()) {
+            let all = index.len();
             return Err(format!(
-                "rows {first}..{first}+{count} beyond the {} of null-{k}",
-                index.len()
+                "rows {first}..{first}+{count} beyond the {all} of null-{k}"
             ));
         }
         if values.iter().any(|&x| x & 15 > 11 || x >> 4 > 11) {
@@ -187,126 +193,97 @@ impl DenseNull {
         })
     }
 
-    /// Reads a version 3 file without holding it twice (null-7 takes 8.1 GB).
-    pub fn read_file(path: &Path) -> Result<DenseNull, String> {
-        let err = |e: std::io::Error| format!("{}: {e}", path.display());
-        let mut f = std::fs::File::open(path).map_err(err)?;
-        let mut head = [0u8; 24];
-        f.read_exact(&mut head).map_err(err)?;
-        let size = f.metadata().map_err(err)?.len();
-        let (first, count) = (rd8(&head, 8), rd8(&head, 16));
-        if size < 32 || size - 32 != count.div_ceil(2) {
-            return Err(format!(
-                "{}: size mismatch for {count} rows",
-                path.display()
-            ));
-        }
-        let mut values = HugeBuf::<u8>::zeroed(count.div_ceil(2) as usize);
-        f.read_exact(&mut values[..count.div_ceil(2) as usize])
-            .map_err(err)?;
-        let mut tail = [0u8; 8];
-        f.read_exact(&mut tail).map_err(err)?;
-        let sum = fnv1a_from(fnv1a(&head), &values);
-        if sum != u64::from_le_bytes(tail) {
-            return Err(format!(
-                "{}: checksum mismatch (truncated or damaged file)",
-                path.display()
-            ));
-        }
-        DenseNull::checked(&head, first, count, values)
-            .map_err(|e| format!("{}: {e}", path.display()))
-    }
-
     /// Joins the shard files of one size, which must follow each other in rank order, into
     /// the file `out`, one shard in memory at a time; returns the rows.
     pub fn merge_files(parts: &[PathBuf], out: &Path) -> Result<u64, String> {
         let mut shards = Vec::with_capacity(parts.len());
         for p in parts {
             let mut head = [0u8; 24];
-            let mut f = std::fs::File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            f.read_exact(&mut head)
+            std::fs::File::open(p)
+                .and_then(|mut f| f.read_exact(&mut head))
                 .map_err(|e| format!("{}: {e}", p.display()))?;
             shards.push((rd8(&head, 8), rd8(&head, 16), head[6], p));
         }
         shards.sort_by_key(|s| s.0);
-        let (start, k) = match shards.first() {
-            Some(s) => (s.0, s.2),
-            None => return Err("no parts to merge".into()),
-        };
-        let total: u64 = shards.iter().map(|s| s.1).sum();
+        let (first, k) = shards
+            .first()
+            .map(|s| (s.0, s.2))
+            .ok_or("no parts to merge")?;
+        let count = shards.iter().map(|s| s.1).sum();
         let err = |e: std::io::Error| format!("{}: {e}", out.display());
         let mut w = std::io::BufWriter::new(std::fs::File::create(out).map_err(err)?);
-        let mut head = Vec::with_capacity(24);
-        head.extend_from_slice(MAGIC);
-        head.extend_from_slice(&[DENSE_VERSION, 2, k, 0]);
-        head.extend_from_slice(&start.to_le_bytes());
-        head.extend_from_slice(&total.to_le_bytes());
-        w.write_all(&head).map_err(err)?;
-        let mut sum = fnv1a(&head);
-        let (mut next, mut odd) = (start, None::<u8>);
-        for &(first, count, sk, path) in &shards {
-            if sk != k {
-                return Err("parts of another size".into());
-            }
-            if first != next {
-                return Err(format!("parts leave a gap or overlap at row {next}"));
-            }
-            let part = DenseNull::read_file(path)?;
-            let mut bytes = Vec::with_capacity(part.packed().len() + 1);
-            for i in 0..part.count {
-                let v = part.nibble(i);
-                match odd.take() {
-                    None => odd = Some(v),
-                    Some(lo) => bytes.push(lo | v << 4),
-                }
-            }
-            sum = fnv1a_from(sum, &bytes);
-            w.write_all(&bytes).map_err(err)?;
-            next += count;
-        }
-        if let Some(lo) = odd {
-            sum = fnv1a_from(sum, &[lo]);
-            w.write_all(&[lo]).map_err(err)?;
-        }
-        w.write_all(&sum.to_le_bytes()).map_err(err)?;
+        let loaded = shards.iter().map(|s| DenseNull::read_file(s.3));
+        join((k, first, count), loaded, &mut w)?;
         w.flush().map_err(err)?;
-        Ok(total)
+        Ok(count)
     }
 
     /// Joins shards of one size, which must follow each other in rank order.
     pub fn merge(mut parts: Vec<DenseNull>) -> Result<DenseNull, String> {
         parts.sort_by_key(|p| p.first);
-        let first = parts.first().ok_or("no parts to merge")?;
-        let (k, start) = (first.k, first.first);
-        let total: u64 = parts.iter().map(|p| p.count).sum();
-        let mut values = Vec::with_capacity(total.div_ceil(2) as usize);
-        let mut next = start;
-        for p in &parts {
-            if p.k != k {
-                return Err("parts of another size".into());
-            }
-            if p.first != next {
-                return Err(format!("parts leave a gap or overlap at row {next}"));
-            }
-            for i in 0..p.count {
-                let v = p.nibble(i);
-                if (next - start + i) % 2 == 0 {
-                    values.push(v);
-                } else if let Some(last) = values.last_mut() {
-                    *last |= v << 4;
-                }
-            }
-            next += p.count;
-        }
-        Ok(DenseNull {
-            k,
-            first: start,
-            count: total,
-            values: huge(&values),
-            index: null_index(k as u32),
-            lay: Layout::get(GameType::Null),
-        })
+        let (first, k) = parts
+            .first()
+            .map(|p| (p.first, p.k))
+            .ok_or("no parts to merge")?;
+        let count = parts.iter().map(|p| p.count).sum();
+        let mut b = Vec::new();
+        join((k, first, count), parts.into_iter().map(Ok), &mut b)?;
+        DenseNull::from_bytes(&b)
     }
+}
+
+/// The first 24 bytes of a version 3 file.
+fn header(k: u8, first: u64, count: u64) -> [u8; 24] {
+    let mut h = [0u8; 24];
+    h[..4].copy_from_slice(MAGIC);
+    h[4..8].copy_from_slice(&[DENSE_VERSION, 2, k, 0]);
+    h[8..16].copy_from_slice(&first.to_le_bytes());
+    h[16..].copy_from_slice(&count.to_le_bytes());
+    h
+}
+
+/// Writes the version 3 file of `count` rows from `first` of null-`k` from shards given in
+/// rank order (each loaded only when its turn comes: one shard in memory at a time),
+/// refusing shards of another size, gaps and overlaps.
+fn join(
+    (k, first, count): (u8, u64, u64),
+    parts: impl Iterator<Item = Result<DenseNull, String>>,
+    w: &mut impl Write,
+) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    let head = header(k, first, count);
+    w.write_all(&head).map_err(io)?;
+    let mut sum = fnv1a(&head);
+    // the low nibble of a byte still to be written (an odd number of rows so far)
+    let (mut next, mut odd) = (first, None::<u8>);
+    for part in parts {
+        let part = part?;
+        if part.k != k {
+            return Err("parts of another size".into());
+        }
+        if part.first != next {
+            return Err(format!("parts leave a gap or overlap at row {next}"));
+        }
+        let mut bytes = Vec::with_capacity(part.packed().len() + 1);
+        for i in 0..part.count {
+            let v = part.nibble(i);
+            match odd.take() {
+                None => odd = Some(v),
+                Some(lo) => bytes.push(lo | v << 4),
+            }
+        }
+        sum = fnv1a_from(sum, &bytes);
+        w.write_all(&bytes).map_err(io)?;
+        next += part.count;
+    }
+    if next != first + count {
+        return Err(format!("parts end at row {next}, not {}", first + count));
+    }
+    if let Some(lo) = odd {
+        sum = fnv1a_from(sum, &[lo]);
+        w.write_all(&[lo]).map_err(io)?;
+    }
+    w.write_all(&sum.to_le_bytes()).map_err(io)
 }
 
 #[cfg(test)]
