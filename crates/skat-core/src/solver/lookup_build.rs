@@ -666,7 +666,12 @@ pub fn build_shard(
     let end = end.min(row_count(2, k));
     let start = start.min(end);
     let mut b = Builder::with_method(method);
-    b.set_lookup(smaller.filter(|t| t.0.max_k(2) < k));
+    let smaller = smaller.filter(|t| t.0.max_k(2) < k);
+    // With the table of the next smaller size, every trick start below a row's first trick
+    // is decided by a lookup, so the transposition table saves no search: it only costs a key
+    // and a probe into memory at each of them (the values are the same without it).
+    b.opt.transposition_table = !smaller.is_some_and(|t| t.0.max_k(2) + 1 == k);
+    b.set_lookup(smaller);
     let values: Vec<u8> = (start..end)
         .map(|n| b.build_row(2, &null_row(n as u64, k))[0].1)
         .collect();
