@@ -13,7 +13,7 @@ import skat
 from skat._core import Solver, lookup_check, lookup_selfcheck
 from skat.cli import main
 from skat.players import make_player
-from skat.tables import build, info, resolve
+from skat.tables import build, info, resolve, unfinished
 from tests.test_players import play_game
 
 
@@ -60,8 +60,15 @@ def test_interrupted_build_resumes_from_its_shards(tmp_path: Path) -> None:
     first, _ = lookup_build_range("null", 3, 0, 20_000)
     with open(os.path.join(parts, "000000.part"), "wb") as f:
         f.write(first)
+    # the summary shows how far the stopped build got, from the shards' headers
+    stopped = {"task": "build", "class": "null", "cards": 3, "shards": 1}
+    assert unfinished(d) == [{**stopped, "rows_done": 20_000, "rows": 58680}]
+    out = tmp_path / "info.json"
+    assert main(["tables", "info", d, "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["unfinished"] == unfinished(d)
     done = build(d, 3, ("null",), workers=2, shard_rows=20_000)
     assert done[0]["rows"] == 58680 and not os.path.exists(os.path.join(d, "parts"))
+    assert unfinished(d) == []
     assert (tmp_path / "null-3.skt").read_bytes() == (whole / "null-3.skt").read_bytes()
 
 
@@ -102,6 +109,22 @@ def test_environment_default(null_tables: str, monkeypatch: pytest.MonkeyPatch) 
         resolve(None)
     monkeypatch.delenv(skat.defaults.TABLES_ENV)
     assert resolve(None) is None
+
+
+def test_info_reads_headers_and_refuses_a_truncated_table(
+    null_tables: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = Path(null_tables, "null-4.skt").read_bytes()
+    (tmp_path / "null-3.skt").write_bytes(Path(null_tables, "null-3.skt").read_bytes())
+    (tmp_path / "null-4.skt").write_bytes(data[:-1000])
+    with pytest.raises(skat.TablesError, match="size mismatch"):
+        info(str(tmp_path))
+    assert main(["tables", "info", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "size mismatch" in err and len(err.splitlines()) == 1
+    (tmp_path / "null-4.skt").write_bytes(b"not a table" * 10)
+    with pytest.raises(skat.TablesError, match="not a lookup table file"):
+        info(str(tmp_path))
 
 
 def test_damaged_table_is_refused(null_tables: str, tmp_path: Path) -> None:

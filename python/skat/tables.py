@@ -12,8 +12,8 @@ them on every local core (or Ray) and keeps finished shards under ``DIR/parts``,
 interrupted build resumes where it stopped. (The null builder's searches read the smaller
 null tables of the directory, which more than halves the time per row; the suit and grand
 ones do not: at 3 cards per hand a lookup costs more time than the search it replaces.) A finished
-table is written under a temporary name and renamed,
-so a directory never holds a half-written table.
+table is written under a temporary name and renamed, so a directory never holds a
+half-written table; :func:`unfinished` lists the builds that stopped and how far they got.
 
 >>> import tempfile
 >>> d = tempfile.mkdtemp()
@@ -36,6 +36,7 @@ from skat._core import (
     lookup_build_range,
     lookup_check,
     lookup_estimate,
+    lookup_file_header,
     lookup_halve_range,
     lookup_info,
     lookup_merge,
@@ -55,6 +56,7 @@ __all__ = [
     "estimate",
     "halve",
     "info",
+    "unfinished",
 ]
 
 CLASSES = ("suit", "grand", "null")
@@ -323,6 +325,48 @@ def info(path: str) -> list[dict[str, Any]]:
         d = dict(t)
         d["disk_bytes"] = os.path.getsize(_file(path, d["class"], d["cards"]))
         out.append(d)
+    return out
+
+
+def unfinished(path: str) -> list[dict[str, Any]]:
+    """The interrupted builds and halvings of a directory (the shards kept under
+    ``DIR/parts``, which :func:`build` and :func:`halve` resume from), read from the shards'
+    headers: task (``"build"`` or ``"halve"``), class, cards, shards kept, rows_done, rows
+    (of the whole table).
+
+    >>> import tempfile
+    >>> unfinished(tempfile.mkdtemp())
+    []
+    """
+    if not os.path.isdir(path):
+        raise TablesError(f"tables directory {path!r} does not exist")
+    parts = os.path.join(path, "parts")
+    out = []
+    for label in sorted(os.listdir(parts)) if os.path.isdir(parts) else []:
+        task, table = ("halve", label[6:]) if label.startswith("halve-") else ("build", label)
+        cls, _, cards = table.partition("-")
+        try:
+            check_sizes([cls], int(cards))
+        except (TablesError, ValueError):
+            continue  # not a directory the builds make
+        k = int(cards)
+        final = _file(path, cls, k)
+        if task == "build":
+            total = lookup_row_count(cls, k)
+        else:
+            total = lookup_file_header(final)["rows"] if os.path.exists(final) else 0
+        shards = sorted(f for f in os.listdir(os.path.join(parts, label)) if f.endswith(".part"))
+        done = sum(lookup_file_header(os.path.join(parts, label, f))["rows"] for f in shards)
+        out.append(
+            {
+                "task": task,
+                "class": cls,
+                "cards": k,
+                "shards": len(shards),
+                "rows_done": done,
+                "rows": total,
+            }
+        )
     return out
 
 

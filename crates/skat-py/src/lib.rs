@@ -78,6 +78,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lookup::lookup_merge, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_halve_range, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_info, m)?)?;
+    m.add_function(wrap_pyfunction!(lookup::lookup_file_header, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_benchmark, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_check, m)?)?;
     m.add_function(wrap_pyfunction!(lookup::lookup_selfcheck, m)?)?;

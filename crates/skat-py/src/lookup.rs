@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use skat_core::solver::lookup::{self, LookupRef, CLASS_NAMES, MAX_K, MIN_K};
 use skat_core::solver::lookup_build::Method;
-use skat_core::solver::{lookup_bench, lookup_build, lookup_half, SolverOptions};
+use skat_core::solver::{lookup_bench, lookup_build, lookup_half, lookup_summary, SolverOptions};
 
 use crate::error::TablesError;
 
@@ -118,21 +118,37 @@ pub fn lookup_merge(py: Python<'_>, parts: Vec<String>, out: String) -> PyResult
 /// bytes in memory, and whether the table has every row of its class and size.
 #[pyfunction]
 pub fn lookup_info<'py>(py: Python<'py>, dir: String) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let t =
-        lookup::LookupTables::read_dir(std::path::Path::new(&dir)).map_err(TablesError::new_err)?;
+    let t = py
+        .allow_threads(|| lookup_summary::summarise_dir(std::path::Path::new(&dir)))
+        .map_err(TablesError::new_err)?;
     let mut out = Vec::new();
-    for ct in t.all() {
+    for ct in t {
         let d = PyDict::new(py);
         let expected = py.allow_threads(|| lookup_build::row_count(ct.class, ct.k as u32));
         d.set_item("class", CLASS_NAMES[ct.class as usize])?;
         d.set_item("cards", ct.k)?;
-        d.set_item("rows", ct.rows())?;
-        d.set_item("entries", ct.entries())?;
-        d.set_item("memory_bytes", ct.bytes())?;
-        d.set_item("complete", ct.rows() == expected)?;
+        d.set_item("rows", ct.rows)?;
+        d.set_item("entries", ct.entries)?;
+        d.set_item("memory_bytes", ct.memory_bytes)?;
+        d.set_item("complete", ct.rows == expected as u64)?;
         out.push(d);
     }
     Ok(out)
+}
+
+/// A table file's or shard's header (`lookup_summary::FileHeader`), read without its body.
+#[pyfunction]
+pub fn lookup_file_header<'py>(py: Python<'py>, path: String) -> PyResult<Bound<'py, PyDict>> {
+    let h = lookup_summary::FileHeader::read(std::path::Path::new(&path))
+        .map_err(TablesError::new_err)?;
+    let d = PyDict::new(py);
+    d.set_item("version", h.version)?;
+    d.set_item("class", CLASS_NAMES[h.class as usize])?;
+    d.set_item("cards", h.k)?;
+    d.set_item("first", h.first)?;
+    d.set_item("rows", h.rows)?;
+    d.set_item("entries", h.entries)?;
+    Ok(d)
 }
 
 /// The solver without and with the tables of `tables` (or, with `oracle` K > 0 instead,

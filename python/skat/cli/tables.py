@@ -134,9 +134,10 @@ def cmd_tables_build(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_tables_info(args: argparse.Namespace, console: Console) -> int:
-    from skat.tables import info
+    from skat.tables import info, unfinished
 
     rows = info(args.dir)
+    open_builds = unfinished(args.dir)
     t = Table(title=f"{args.dir}: endgame lookup tables")
     for col in ("table", "rows", "tentpoles", "memory MB", "disk MB", "complete"):
         t.add_column(col, justify="right")
@@ -153,7 +154,21 @@ def cmd_tables_info(args: argparse.Namespace, console: Console) -> int:
         console.print(t)
     else:
         console.print(f"{args.dir}: no tables")
-    save_json(args.json, {"dir": args.dir, "tables": rows})
+    if open_builds:
+        u = Table(title="unfinished: 'skat tables build' or 'halve' resumes them")
+        for col in ("task", "table", "shards kept", "rows done", "of rows"):
+            u.add_column(col, justify="right")
+        for b in open_builds:
+            share = b["rows_done"] / b["rows"] if b["rows"] else 0.0
+            u.add_row(
+                b["task"],
+                f"{b['class']}-{b['cards']}",
+                f"{b['shards']:,}",
+                f"{b['rows_done']:,} ({share:.1%})",
+                f"{b['rows']:,}",
+            )
+        console.print(u)
+    save_json(args.json, {"dir": args.dir, "tables": rows, "unfinished": open_builds})
     return 0
 
 
@@ -297,7 +312,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         "info",
         help="summarise a tables directory",
         description="Rows, tentpoles, memory and disk size of each table of DIR, and whether"
-        " it holds every row of its class and size.",
+        " it holds every row of its class and size; then any interrupted build or halving"
+        " (the shards kept under DIR/parts) and how far it got.",
     )
     i.add_argument("dir", metavar="DIR", type=checks.in_dir, help="the tables directory")
     i.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the summary")

@@ -65,7 +65,7 @@ pub const MAX_K: u8 = 7;
 /// Smallest useful hand size: two-card trick starts are solved directly.
 pub const MIN_K: u8 = 3;
 
-const MAGIC: &[u8; 4] = b"SKLT";
+pub(super) const MAGIC: &[u8; 4] = b"SKLT";
 /// Marks a record whose tentpoles are stored with an earlier row.
 const SHARED: u32 = 1 << 31;
 const VERSION: u8 = 2;
@@ -610,18 +610,12 @@ impl LookupTables {
             return Err(format!("{}: not a directory", dir.display()));
         }
         let mut tables = Vec::new();
-        for class in 0..3u8 {
-            for k in MIN_K..=MAX_K {
-                let p = dir.join(ClassTable::file_name(class, k));
-                if !p.exists() {
-                    break;
-                }
-                let t = ClassTable::read_file(&p)?;
-                if t.class != class || t.k != k {
-                    return Err(format!("{}: holds another class or size", p.display()));
-                }
-                tables.push(t);
+        for (class, k, p) in table_files(dir) {
+            let t = ClassTable::read_file(&p)?;
+            if t.class != class || t.k != k {
+                return Err(format!("{}: holds another class or size", p.display()));
             }
+            tables.push(t);
         }
         let mut lt = LookupTables::from_tables(tables)?;
         lt.dir = dir.to_path_buf();
@@ -651,6 +645,22 @@ impl LookupTables {
     pub fn bytes(&self) -> usize {
         self.all().map(|t| t.bytes()).sum()
     }
+}
+
+/// The table files of a directory that [`LookupTables::read_dir`] reads: per class, its
+/// sizes from [`MIN_K`] up to the first one missing.
+pub(super) fn table_files(dir: &Path) -> Vec<(u8, u8, PathBuf)> {
+    let mut out = Vec::new();
+    for class in 0..3u8 {
+        for k in MIN_K..=MAX_K {
+            let p = dir.join(ClassTable::file_name(class, k));
+            if !p.exists() {
+                break;
+            }
+            out.push((class, k, p));
+        }
+    }
+    out
 }
 
 /// A loaded set of tables as the solver options carry it: compared and hashed by identity.

@@ -670,7 +670,7 @@ pub fn build_shard(
     // With the table of the next smaller size, every trick start below a row's first trick
     // is decided by a lookup, so the transposition table saves no search: it only costs a key
     // and a probe into memory at each of them (the values are the same without it).
-    b.opt.transposition_table = !smaller.is_some_and(|t| t.0.max_k(2) + 1 == k);
+    b.opt.transposition_table = smaller.is_none_or(|t| t.0.max_k(2) + 1 != k);
     b.set_lookup(smaller);
     let values: Vec<u8> = (start..end)
         .map(|n| b.build_row(2, &null_row(n as u64, k))[0].1)

@@ -39,7 +39,7 @@ fn huge(b: &[u8]) -> HugeBuf<u8> {
     h
 }
 
-fn rd8(b: &[u8], o: usize) -> u64 {
+pub(super) fn rd8(b: &[u8], o: usize) -> u64 {
     u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"))
 }
 
