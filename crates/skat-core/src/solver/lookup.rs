@@ -606,11 +606,8 @@ impl LookupTables {
 
     /// Reads every `{class}-{k}.skt` of a directory (consecutive sizes from [`MIN_K`]).
     pub fn read_dir(dir: &Path) -> Result<LookupTables, String> {
-        if !dir.is_dir() {
-            return Err(format!("{}: not a directory", dir.display()));
-        }
         let mut tables = Vec::new();
-        for (class, k, p) in table_files(dir) {
+        for (class, k, p) in table_files(dir)? {
             let t = ClassTable::read_file(&p)?;
             if t.class != class || t.k != k {
                 return Err(format!("{}: holds another class or size", p.display()));
@@ -649,7 +646,10 @@ impl LookupTables {
 
 /// The table files of a directory that [`LookupTables::read_dir`] reads: per class, its
 /// sizes from [`MIN_K`] up to the first one missing.
-pub(super) fn table_files(dir: &Path) -> Vec<(u8, u8, PathBuf)> {
+pub(super) fn table_files(dir: &Path) -> Result<Vec<(u8, u8, PathBuf)>, String> {
+    if !dir.is_dir() {
+        return Err(format!("{}: not a directory", dir.display()));
+    }
     let mut out = Vec::new();
     for class in 0..3u8 {
         for k in MIN_K..=MAX_K {
@@ -660,7 +660,7 @@ pub(super) fn table_files(dir: &Path) -> Vec<(u8, u8, PathBuf)> {
             out.push((class, k, p));
         }
     }
-    out
+    Ok(out)
 }
 
 /// A loaded set of tables as the solver options carry it: compared and hashed by identity.

@@ -86,11 +86,8 @@ pub struct TableSummary {
 /// headers alone (null-7 is 8 GB), keyed ones loaded (their size in memory depends on their
 /// index).
 pub fn summarise_dir(dir: &Path) -> Result<Vec<TableSummary>, String> {
-    if !dir.is_dir() {
-        return Err(format!("{}: not a directory", dir.display()));
-    }
     let mut out = Vec::new();
-    for (class, k, p) in table_files(dir) {
+    for (class, k, p) in table_files(dir)? {
         let h = FileHeader::read(&p)?;
         if h.class != class || h.k != k {
             return Err(format!("{}: holds another class or size", p.display()));
