@@ -238,10 +238,16 @@ impl NullIndex {
         let mut hands = [0u32; 3];
         for slot in 0..4 {
             let j = 4 - slot;
-            // the class: the last one with fewer sequences below it than r + 1
-            let mut l = 0;
-            while l + 1 < self.classes.len() && self.t[self.at(j, c, l + 1)] <= r {
-                l += 1;
+            // the class: the last one with fewer sequences below it than r + 1 (the counts
+            // below a class do not decrease with the class: a binary search)
+            let (mut l, mut top) = (0, self.classes.len() - 1);
+            while l < top {
+                let mid = (l + top).div_ceil(2);
+                if self.t[self.at(j, c, mid)] <= r {
+                    l = mid;
+                } else {
+                    top = mid - 1;
+                }
             }
             // the position in the class: the last one with at most r sequences below it
             let codes = &self.classes[l].1;
@@ -295,6 +301,22 @@ mod tests {
                 let key = null_key(lay, hands, drel);
                 assert_eq!(key, row.key, "row {n}");
             }
+        }
+        // numbering undoes unnumbering on random rows of the larger sizes, and the first and
+        // last rows
+        let mut rng = crate::rng::Rng::new(5);
+        for k in 5..=7u32 {
+            let idx = null_index(k);
+            let sample = (0..3000).map(|_| rng.below(idx.len()));
+            for n in sample.chain([0, idx.len() - 1]) {
+                let (hands, drel) = idx.unrank(n, lay).expect("in range");
+                assert_eq!(
+                    idx.rank(null_key(lay, hands, drel), lay),
+                    Some(n),
+                    "k {k} row {n}"
+                );
+            }
+            assert_eq!(idx.unrank(idx.len(), lay), None);
         }
         // the counts of null-5, -6 and -7 (Polya's enumeration, docs/solver-research.md)
         assert_eq!(NullIndex::new(5).len(), 47_635_992);
