@@ -412,9 +412,8 @@ def estimate(
     thrown away, one thread; ``prune``, ``walk`` and ``half`` as in :func:`build`): rows,
     seconds per row, tentpoles and valuations per row, the projected CPU hours and the
     projected file size (12 bytes a row and 5 a tentpole; null: half a byte a row). Random
-    null rows are searched without the smaller tables and without the neighbours that the
-    build order shares the transposition table with: a build takes a fraction of this
-    projection (null-6: 3.1 CPU hours projected; built with null-3..5, 817 of its 988 shards
+    null rows are searched without the smaller tables that a build reads, so a build takes
+    a fraction of this projection (null-6: 3.1 CPU hours projected; built with null-3..5, 817 of its 988 shards
     took 801 s on 2 workers).
 
     >>> e = estimate("null", 3, 50)
