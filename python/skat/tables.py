@@ -413,8 +413,8 @@ def estimate(
     seconds per row, tentpoles and valuations per row, the projected CPU hours and the
     projected file size (12 bytes a row and 5 a tentpole; null: half a byte a row). Random
     null rows are searched without the smaller tables that a build reads, so a build takes
-    a fraction of this projection (null-6: 3.1 CPU hours projected; built with null-3..5, 817 of its 988 shards
-    took 801 s on 2 workers).
+    a fraction of this projection (null-6: 3.1 CPU hours projected; built with null-3..5,
+    817 of its 988 shards took 801 s on 2 workers).
 
     >>> e = estimate("null", 3, 50)
     >>> e["rows"], e["tentpoles_per_row"]
