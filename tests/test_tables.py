@@ -69,6 +69,11 @@ def test_interrupted_build_resumes_from_its_shards(tmp_path: Path) -> None:
     done = build(d, 3, ("null",), workers=2, shard_rows=20_000)
     assert done[0]["rows"] == 58680 and not os.path.exists(os.path.join(d, "parts"))
     assert unfinished(d) == []
+    # a stopped halving is listed against the rows of the table it rewrites
+    os.makedirs(os.path.join(d, "parts", "halve-null-3"))
+    with open(os.path.join(d, "parts", "halve-null-3", "000000.part"), "wb") as f:
+        f.write(first)
+    assert unfinished(d) == [{**stopped, "task": "halve", "rows_done": 20_000, "rows": 58680}]
     assert (tmp_path / "null-3.skt").read_bytes() == (whole / "null-3.skt").read_bytes()
 
 

@@ -343,7 +343,8 @@ def unfinished(path: str) -> list[dict[str, Any]]:
     parts = os.path.join(path, "parts")
     out = []
     for label in sorted(os.listdir(parts)) if os.path.isdir(parts) else []:
-        task, table = ("halve", label[6:]) if label.startswith("halve-") else ("build", label)
+        table = label.removeprefix("halve-")
+        task = "build" if table == label else "halve"
         cls, _, cards = table.partition("-")
         try:
             check_sizes([cls], int(cards))
