@@ -24,13 +24,13 @@ use std::path::{Path, PathBuf};
 
 use super::huge::HugeBuf;
 use super::layout::Layout;
-use super::lookup::{fnv1a, fnv1a_from, MAX_K, MIN_K};
+use super::lookup::{fnv1a, fnv1a_from, MAGIC, MAX_K, MIN_K};
+use super::lookup_summary::FileHeader;
 use super::null_rank::{null_index, null_key, NullIndex};
 use crate::rules::GameType;
 
 /// The file version of dense null tables.
 pub const DENSE_VERSION: u8 = 3;
-const MAGIC: &[u8; 4] = b"SKLT";
 
 /// A huge-page copy of `b`.
 fn huge(b: &[u8]) -> HugeBuf<u8> {
@@ -198,11 +198,8 @@ impl DenseNull {
     pub fn merge_files(parts: &[PathBuf], out: &Path) -> Result<u64, String> {
         let mut shards = Vec::with_capacity(parts.len());
         for p in parts {
-            let mut head = [0u8; 24];
-            std::fs::File::open(p)
-                .and_then(|mut f| f.read_exact(&mut head))
-                .map_err(|e| format!("{}: {e}", p.display()))?;
-            shards.push((rd8(&head, 8), rd8(&head, 16), head[6], p));
+            let h = FileHeader::read(p)?;
+            shards.push((h.first, h.rows, h.k, p));
         }
         shards.sort_by_key(|s| s.0);
         let (first, k) = shards

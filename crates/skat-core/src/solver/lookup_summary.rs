@@ -12,6 +12,7 @@
 use std::path::Path;
 
 use super::lookup::{table_files, ClassTable, MAGIC, MAX_K, MIN_K};
+use super::lookup_build::row_count;
 use super::lookup_dense::{rd8, DENSE_VERSION};
 
 /// What a table file (or a build's shard) says of itself in its first 24 bytes, checked
@@ -80,6 +81,8 @@ pub struct TableSummary {
     pub entries: u64,
     /// Bytes the table takes once loaded.
     pub memory_bytes: u64,
+    /// Whether it holds every row of its class and size.
+    pub complete: bool,
 }
 
 /// The tables [`LookupTables::read_dir`] would load, summarised: dense null tables from their
@@ -92,23 +95,19 @@ pub fn summarise_dir(dir: &Path) -> Result<Vec<TableSummary>, String> {
         if h.class != class || h.k != k {
             return Err(format!("{}: holds another class or size", p.display()));
         }
-        out.push(if h.version == DENSE_VERSION {
-            TableSummary {
-                class,
-                k,
-                rows: h.rows,
-                entries: h.entries,
-                memory_bytes: h.rows.div_ceil(2),
-            }
+        let (rows, entries, memory_bytes) = if h.version == DENSE_VERSION {
+            (h.rows, h.entries, h.rows.div_ceil(2))
         } else {
             let t = ClassTable::read_file(&p)?;
-            TableSummary {
-                class,
-                k,
-                rows: t.rows() as u64,
-                entries: t.entries() as u64,
-                memory_bytes: t.bytes() as u64,
-            }
+            (t.rows() as u64, t.entries() as u64, t.bytes() as u64)
+        };
+        out.push(TableSummary {
+            class,
+            k,
+            rows,
+            entries,
+            memory_bytes,
+            complete: rows == row_count(class, k as u32) as u64,
         });
     }
     Ok(out)
@@ -148,6 +147,7 @@ mod tests {
         assert_eq!((s.class, s.k), (2, 3));
         assert_eq!((s.rows, s.entries), (t.rows() as u64, t.entries() as u64));
         assert_eq!(s.memory_bytes, t.bytes() as u64);
+        assert!(s.complete);
         std::fs::remove_dir_all(&d).unwrap();
     }
 
