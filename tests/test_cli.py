@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import skat
 from skat.cli import build_parser, main
 from tests.conftest import iss_files
 
@@ -66,10 +67,17 @@ def test_bench_rules_small(tmp_path: Path) -> None:
     assert data["rust"]["median"] > 0 and data["python_api"]["median"] > 0
 
 
-def test_play_watch_prints_a_whole_game() -> None:
-    r = run("play", "--watch", "--players", "cheater,rules,random", "--seed", "3")
+def test_play_watch_prints_a_whole_game(tmp_path: Path) -> None:
+    rec = tmp_path / "watched.iss"
+    r = run(
+        "play", "--watch", "--players", "cheater,rules,random", "--seed", "3", "--records", str(rec)
+    )
     assert r.returncode == 0, r.stderr
     assert "Result:" in r.stdout and "(;GM[Skat]PC[skat]" in r.stdout
+    # the record written is the game printed, and it replays to its result
+    (line,) = rec.read_text().splitlines()
+    assert line in r.stdout.replace("\n", "")
+    assert skat.Game.from_iss(line).result is not None
     bad = run("play", "--watch", "--players", "nobody")
     assert bad.returncode == 2 and "available" in bad.stderr and "--players" in bad.stderr
 

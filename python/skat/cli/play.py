@@ -21,14 +21,23 @@ from skat.display import SEAT_NAMES, hand_markup, result_line
 SEATS = {"forehand": 0, "middlehand": 1, "rearhand": 2, "0": 0, "1": 1, "2": 2}
 
 
+# options of a list that watching one game has no use for (their defaults are ``None``)
+LIST_ONLY = ("seat", "opponents", "games", "lang")
+
+
 def check_play(args: argparse.Namespace) -> None:
     if args.watch:
-        specs = checks.split_specs(args.players)
+        for name in LIST_ONLY:
+            if getattr(args, name) is not None:
+                raise OptionError(f"--{name}", "chooses how a list is played, not --watch")
+        specs = checks.split_specs(args.players or defaults.WATCH_PLAYERS)
         checks.check_specs("--players", specs, (1, 3))
         return
-    if args.seat.strip().lower() not in SEATS:
+    if args.players is not None:
+        raise OptionError("--players", "only with --watch (a list's AI players are --opponents)")
+    if (args.seat or "0").strip().lower() not in SEATS:
         raise OptionError("--seat", "expected 0, 1, 2, forehand, middlehand or rearhand")
-    specs = checks.split_specs(args.opponents) or [defaults.DEFAULT_OPPONENT]
+    specs = checks.split_specs(args.opponents or "") or [defaults.DEFAULT_OPPONENT]
     checks.check_specs("--opponents", specs, (1, 2))
 
 
@@ -40,7 +49,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     from skat.match import PlayerFailure, play
     from skat.players import make_player
 
-    specs = checks.split_specs(args.players)
+    specs = checks.split_specs(args.players or defaults.WATCH_PLAYERS)
     if len(specs) == 1:
         specs = specs * 3
     players = [make_player(s) for s in specs]
@@ -78,6 +87,9 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     console.print(f"[bold]Result:[/bold] {result_line(game.result)}")
     console.print(f"Scores (Seeger-Fabian): {game.result.scores}")
     console.print(f"[dim]{escape(game.to_iss())}[/dim]", soft_wrap=True)
+    if args.records:
+        with open(args.records, "w", encoding="utf-8") as f:
+            f.write(game.to_iss() + "\n")
     return 0
 
 
@@ -85,16 +97,16 @@ def _play_interactive(args: argparse.Namespace, console: Console) -> int:
     from skat.ui import terminal
     from skat.ui.session import Session
 
-    specs = checks.split_specs(args.opponents) or [defaults.DEFAULT_OPPONENT]
+    specs = checks.split_specs(args.opponents or "") or [defaults.DEFAULT_OPPONENT]
     seed = checks.draw_seed(args.seed, console)
     session = Session(
-        seat=SEATS[args.seat.strip().lower()],
+        seat=SEATS[(args.seat or "0").strip().lower()],
         opponents=specs,
         seed=seed,
-        games=args.games,
+        games=args.games or defaults.PLAY_GAMES,
         variants=args.variants,
     )
-    return terminal.run(session, console, records=args.records, lang=args.lang)
+    return terminal.run(session, console, records=args.records, lang=args.lang or "en")
 
 
 def check_serve(args: argparse.Namespace) -> None:
@@ -142,13 +154,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     )
     pl.add_argument(
         "--seat",
-        default="0",
         help="your seat in the first game: 0/forehand, 1/middlehand, 2/rearhand; it moves"
         " round the table from game to game (default: 0)",
     )
     pl.add_argument(
         "--opponents",
-        default="",
         metavar="SPEC[,SPEC]",
         help="the AI players: one spec for both or two comma-separated (default:"
         f" {defaults.DEFAULT_OPPONENT})",
@@ -156,7 +166,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     pl.add_argument(
         "--games",
         type=checks.integer(1, checks.COUNT_MAX),
-        default=defaults.PLAY_GAMES,
         help=f"length of the list (default: {defaults.PLAY_GAMES}, one round in which each"
         " player deals once; a tournament list has 36)",
     )
@@ -164,19 +173,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         "--records",
         metavar="FILE",
         type=checks.out_file,
-        help="write the list's ISS records at the end",
+        help="write the ISS records of the list (or of the --watch game) at the end",
     )
     pl.add_argument("--variants", type=checks.variants, default="", help=checks.VARIANTS_HELP)
     pl.add_argument(
         "--lang",
         choices=("en", "de"),
-        default="en",
         help="the terminal's language: en (English, the default) or de (German)",
     )
     pl.add_argument("--watch", action="store_true", help="watch three AI players")
     pl.add_argument(
         "--players",
-        default=defaults.WATCH_PLAYERS,
         help="with --watch: one spec or three comma-separated player specs"
         f" (e.g. cheater,rules,rules; default: {defaults.WATCH_PLAYERS})",
     )
