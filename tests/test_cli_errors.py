@@ -82,6 +82,8 @@ def battery(tmp: Path) -> list[tuple[list[str], str]]:
         (["train", "bidding", "--held-out", "1.5", "--data", __file__], "--held-out"),
         (["report", "inference", "--data", str(tmp / "missing.iss")], "--data"),
         (["report", "bidding", "--model", str(tmp)], "--model"),
+        (["report", "bidding"], "--data"),
+        (["report", "bidding", "--data", __file__, "--solver-games", "0"], "--data"),
         (["bench", "nothing"], "KIND"),
         (["no-such-command"], "COMMAND"),
     ]

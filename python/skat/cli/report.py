@@ -14,6 +14,7 @@ from rich.table import Table
 
 from skat import defaults
 from skat.cli import checks
+from skat.cli.checks import OptionError
 from skat.display import progress_bar, save_json
 
 BIDDING_HELP = """\
@@ -30,6 +31,11 @@ FILE...), at the start of every trick and for every seat, the probability that e
 is where it really is, under the inference-weighted candidates and under the same candidates
 sampled uniformly; per game type, side and trick. Writes a plot (--plot PNG) and JSON (--json).
 """
+
+
+def check_report_bidding(args: argparse.Namespace) -> None:
+    if not args.data and not args.iss:
+        raise OptionError("--data", "give held-out records (--data), human records (--iss) or both")
 
 
 def cmd_report_bidding(args: argparse.Namespace, console: Console) -> int:
@@ -59,6 +65,10 @@ def cmd_report_bidding(args: argparse.Namespace, console: Console) -> int:
             checks,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
+    for name, option in (("held_out", "--data"), ("human", "--iss")):
+        section = report["sections"].get(name)
+        if section is not None and not section["games"]:
+            raise OptionError(option, "no declared game in the records given")
     for table in report_tables(report):
         console.print(table)
     if args.plot:
@@ -188,7 +198,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     )
     b.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
     _outputs(b, "calibration plot")
-    b.set_defaults(func=cmd_report_bidding)
+    b.set_defaults(func=cmd_report_bidding, check=check_report_bidding)
 
     i = kinds.add_parser(
         "inference",
