@@ -162,6 +162,7 @@ def test_bench_solver_with_tables(null_tables: str, tmp_path: Path) -> None:
         ["tables", "build", "--cards", "3", "--classes", "ramsch", "--out", "x"],
         ["tables", "info", "/no/such/dir"],
         ["tables", "check", "/no/such/dir"],
+        ["tables", "check", os.path.dirname(__file__)],
         ["bench", "solver", "--tables", "/no/such/dir"],
     ],
 )

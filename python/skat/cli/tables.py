@@ -203,6 +203,13 @@ def cmd_tables_halve(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _check_check(args: argparse.Namespace) -> None:
+    from skat.tables import info
+
+    if not any(r["complete"] for r in info(args.dir)):
+        raise OptionError("DIR", f"no complete tables in {args.dir} to check")
+
+
 def cmd_tables_check(args: argparse.Namespace, console: Console) -> int:
     from skat.tables import check
 
@@ -215,10 +222,7 @@ def cmd_tables_check(args: argparse.Namespace, console: Console) -> int:
         t.add_row(
             r["class"], "{}..{}".format(*r["cards"]), f"{r['positions']:,}", str(r["mismatches"])
         )
-    if rows:
-        console.print(t)
-    else:
-        console.print(f"{args.dir}: no complete tables")
+    console.print(t)
     save_json(args.json, {"dir": args.dir, "seed": args.seed, "classes": rows})
     return 1 if any(r["mismatches"] for r in rows) else 0
 
@@ -354,4 +358,4 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     )
     c.add_argument("--seed", type=checks.integer(0, None), default=1, help="seed (default: 1)")
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the summary")
-    c.set_defaults(func=cmd_tables_check)
+    c.set_defaults(func=cmd_tables_check, check=_check_check)
