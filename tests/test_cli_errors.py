@@ -83,6 +83,7 @@ def battery(tmp: Path) -> list[tuple[list[str], str]]:
         (["report", "inference", "--data", str(tmp / "missing.iss")], "--data"),
         (["report", "bidding", "--model", str(tmp)], "--model"),
         (["report", "bidding"], "--data"),
+        (["research", "properties", "--games", "0"], "--games"),
         (["report", "bidding", "--data", __file__, "--solver-games", "0"], "--data"),
         (["bench", "nothing"], "KIND"),
         (["no-such-command"], "COMMAND"),

@@ -32,6 +32,10 @@ trees' df (see docs/pimc-theory.md). Prints per type mean, sd and quartiles; wri
 
 def check(args: argparse.Namespace) -> None:
     checks.check_specs("--bidder", [args.bidder], (1,))
+    if args.games == 0 and not args.iss:
+        raise checks.OptionError(
+            "--games", "0 self-play games and no --iss records: nothing to measure"
+        )
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
