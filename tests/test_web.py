@@ -229,6 +229,39 @@ def test_bad_input_gets_4xx_with_a_message_and_changes_nothing(client: Client) -
     assert after == before
 
 
+def test_random_requests_never_get_a_server_error(client: Client) -> None:
+    """A seeded stream of malformed and out-of-place requests to every route of a live session
+    and room: each is answered (4xx or 2xx, never 5xx) and the server keeps serving."""
+    rng = random.Random(11)
+    sid = client.post("/api/sessions", json={}).json()["id"]
+    room = client.post("/api/rooms", json={}).json()
+    rid, token = room["state"]["room"], room["token"]
+    values: list[Any] = [None, True, 0, -1, 2**70, 1.5, "", "p", "18", "y", "s", "CJ", "G.CK.CQ"]
+    values += [[], ["rules"], {}, {"a": 1}, "é" * 3, "0" * 5000, token, sid]
+    keys = ["action", "token", "seat", "opponents", "name", "games", "seed", "variants", "chair"]
+    posts = [f"/api/sessions/{sid}/{p}" for p in ("action", "next", "undo", "claim", "concede")]
+    posts += ["/api/sessions", "/api/rooms", "/api/records"]
+    posts += [f"/api/rooms/{rid}/{p}" for p in ("join", "start", "action", "next")]
+    gets = [f"/api/sessions/{sid}{p}" for p in ("", "/hint", "/analysis", "/records.iss")]
+    gets += [f"/api/sessions/{sid}/games/1.iss", f"/api/sessions/{sid}/stats", f"/api/rooms/{rid}"]
+    raw = [b"{", b"\xff\xfe", b"[]", b"null", b"1e999", b'{"action": "\\ud800"}']
+    for _ in range(300):
+        if rng.random() < 0.6:
+            path = rng.choice(posts)
+            if rng.random() < 0.2:
+                r = client.post(path, content=rng.choice(raw))
+            else:
+                body = {rng.choice(keys): rng.choice(values) for _ in range(rng.randint(0, 3))}
+                r = client.post(path, json=body)
+        else:
+            path = rng.choice(gets)
+            keys_get = ("after", "wait", "game", "lang", "worlds")
+            params = {rng.choice(keys_get): str(rng.choice(values))[:40] for _ in range(2)}
+            r = client.get(path, params=params)
+        assert r.status_code < 500, (path, r.status_code, r.text[:200])
+    assert client.get(f"/api/sessions/{sid}").status_code == 200
+
+
 def test_moves_out_of_turn_are_refused_while_the_ai_thinks() -> None:
     tables = Tables(opponents=["tests.test_web:SlowPlayer:delay=0.3"], pace=0, workers=2)
     with serve(tables) as c:
