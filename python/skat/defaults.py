@@ -424,3 +424,7 @@ resuming)."""
 TABLES_NULL_SHARD_ROWS = 1_000_000
 """Rows per shard of a null table build: a null row is one search of microseconds and half a
 byte, so its shards are larger (null-6: 988 shards of about 4 CPU-seconds)."""
+
+TABLES_CHECK_POSITIONS = 10_000
+"""Random positions per game class that ``skat tables check`` solves with and without the
+tables (the count the exactness requirement names)."""

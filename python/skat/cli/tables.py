@@ -353,8 +353,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     c.add_argument(
         "--positions",
         type=checks.integer(1, checks.COUNT_MAX),
-        default=10000,
-        help="random positions per class (default: 10000)",
+        default=defaults.TABLES_CHECK_POSITIONS,
+        help=f"random positions per class (default: {defaults.TABLES_CHECK_POSITIONS})",
     )
     c.add_argument("--seed", type=checks.integer(0, None), default=1, help="seed (default: 1)")
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the summary")
