@@ -17,6 +17,7 @@ Type the action shown in the prompt: a bid (18), y to hold, p to pass, s to pick
 a contract (G, C, S, H, D, N, NO; hand: GH, CHS, NOH, ...), two cards to put away (CJ ST), or
 a card to play: its number in the prompt, or its name (CJ, HT or H10, ♥10); at a table with
 Kontra: kontra or re.
+
 Also at any prompt: hint (or ?) for the AI's advice, sheet for the score sheet, table to show
 the table again, help, quit (or q). In card play: undo takes back your last card, claim (as
 declarer) claims the rest, concede gives the rest up (as declarer: resign); a claim or a
@@ -27,11 +28,23 @@ Tippe die Aktion aus der Eingabezeile: ein Gebot (18), y zum Halten, p zum Passe
 Aufnehmen des Skats, ein Spiel (G, C, S, H, D, N, NO; Hand: GH, CHS, NOH, ...), zwei Karten zum
 Drücken (CJ ST) oder eine Karte zum Ausspielen: ihre Nummer in der Eingabezeile oder ihren
 Namen (CJ, HT oder H10, ♥10); mit Kontra: kontra oder re.
+
 Außerdem jederzeit: hint (oder ?) für den Rat der KI, sheet für die Spielliste, table zeigt den
 Tisch noch einmal, help, quit (oder q). Im Kartenspiel: undo nimmt deine letzte Karte zurück,
 claim (als Alleinspieler) beansprucht den Rest, concede gibt den Rest ab (als Alleinspieler:
 aufgeben); beides wird nur angenommen, wenn es mit allen Karten offen sicher ist. Die
 Meldungen zu falschen Eingaben sind englisch."""
+
+
+def unwrapped(text: str) -> str:
+    r"""``text`` with the lines of each paragraph joined, so that the terminal wraps it at its
+    own width (paragraphs are separated by blank lines).
+
+    >>> unwrapped("a b\nc\n\nd")
+    'a b c\nd'
+    """
+    return "\n".join(" ".join(p.split("\n")) for p in text.split("\n\n"))
+
 
 TERMINAL_WORDS: dict[str, dict[str, str]] = {
     "en": {
