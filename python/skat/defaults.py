@@ -172,6 +172,13 @@ def default_threads() -> int:
 PLAY_GAMES = 3
 """Games in a ``skat play`` list: one round in which each player deals once."""
 
+PLAY_SEAT = 0
+"""The person's seat in the first game of a ``skat play`` list (forehand)."""
+
+LANG = "en"
+"""The language of the words shown to people when none is asked for (``skat play --lang``, the
+web table's ``?lang=``, the score sheet and the record viewer): English."""
+
 WATCH_PLAYERS = "rules,rules,rules"
 """The players of ``skat play --watch``."""
 

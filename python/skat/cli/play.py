@@ -17,6 +17,7 @@ from skat.cli import checks
 from skat.cli.checks import OptionError
 from skat.cli.deal import first_deal
 from skat.display import SEAT_NAMES, hand_markup, result_line
+from skat.ui.words import LANGS
 
 SEATS = {"forehand": 0, "middlehand": 1, "rearhand": 2, "0": 0, "1": 1, "2": 2}
 
@@ -35,7 +36,7 @@ def check_play(args: argparse.Namespace) -> None:
         return
     if args.players is not None:
         raise OptionError("--players", "only with --watch (a list's AI players are --opponents)")
-    if (args.seat or "0").strip().lower() not in SEATS:
+    if args.seat is not None and args.seat.strip().lower() not in SEATS:
         raise OptionError("--seat", "expected 0, 1, 2, forehand, middlehand or rearhand")
     specs = checks.split_specs(args.opponents or "") or [defaults.DEFAULT_OPPONENT]
     checks.check_specs("--opponents", specs, (1, 2))
@@ -100,13 +101,13 @@ def _play_interactive(args: argparse.Namespace, console: Console) -> int:
     specs = checks.split_specs(args.opponents or "") or [defaults.DEFAULT_OPPONENT]
     seed = checks.draw_seed(args.seed, console)
     session = Session(
-        seat=SEATS[(args.seat or "0").strip().lower()],
+        seat=defaults.PLAY_SEAT if args.seat is None else SEATS[args.seat.strip().lower()],
         opponents=specs,
         seed=seed,
         games=args.games or defaults.PLAY_GAMES,
         variants=args.variants,
     )
-    return terminal.run(session, console, records=args.records, lang=args.lang or "en")
+    return terminal.run(session, console, records=args.records, lang=args.lang or defaults.LANG)
 
 
 def check_serve(args: argparse.Namespace) -> None:
@@ -155,7 +156,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     pl.add_argument(
         "--seat",
         help="your seat in the first game: 0/forehand, 1/middlehand, 2/rearhand; it moves"
-        " round the table from game to game (default: 0)",
+        f" round the table from game to game (default: {defaults.PLAY_SEAT})",
     )
     pl.add_argument(
         "--opponents",
@@ -178,8 +179,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     pl.add_argument("--variants", type=checks.variants, default="", help=checks.VARIANTS_HELP)
     pl.add_argument(
         "--lang",
-        choices=("en", "de"),
-        help="the terminal's language: en (English, the default) or de (German)",
+        choices=LANGS,
+        help=f"the terminal's language: en (English) or de (German); default: {defaults.LANG}",
     )
     pl.add_argument("--watch", action="store_true", help="watch three AI players")
     pl.add_argument(

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skat._core import Action, Card, Deal, Game, Phase, SkatError, Solver, View
+from skat.defaults import LANG
 from skat.match import start_player
 from skat.players import Player, make_player
 from skat.players.modelling import tell_names, tell_result
@@ -499,7 +500,7 @@ class Session(Advice):
 
     # ----- what people read ----------------------------------------------------------------
 
-    def sheet(self, lang: str = "en") -> ScoreSheet:
+    def sheet(self, lang: str = LANG) -> ScoreSheet:
         """The Seeger-Fabian score sheet of the finished games (by chair), its game names in
         ``lang``."""
         return score_sheet(self.names, self._finished, self.games, lang)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from skat._core import Game
+from skat.defaults import LANG
 from skat.ui import words
 
 __all__ = ["ScoreSheet", "SheetRow", "score_sheet"]
@@ -76,7 +77,7 @@ class ScoreSheet:
 
 
 def score_sheet(
-    names: tuple[str, str, str], finished: Sequence[Game], games: int, lang: str = "en"
+    names: tuple[str, str, str], finished: Sequence[Game], games: int, lang: str = LANG
 ) -> ScoreSheet:
     """The sheet of the ``finished`` games of a list of ``games`` (game ``i`` puts chair ``c``
     at seat ``(c - i) % 3``)."""

@@ -23,6 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from skat._core import Action, Card, Cards, Contract, GameType, Phase, matadors
+from skat.defaults import LANG
 from skat.display import card_markup, hand_markup
 from skat.ui import words
 from skat.ui.common import InputError, UiError, parse_action, ramsch_seats
@@ -54,7 +55,7 @@ class TerminalGame:
         console: Console,
         read: Reader | None = None,
         records: str | None = None,
-        lang: str = "en",
+        lang: str = LANG,
     ) -> None:
         self.lang = words.check_lang(lang)
         self.t = TERMINAL_WORDS[self.lang]
@@ -535,7 +536,7 @@ class TerminalGame:
         return code
 
 
-def run(session: Session, console: Console, records: str | None = None, lang: str = "en") -> int:
+def run(session: Session, console: Console, records: str | None = None, lang: str = LANG) -> int:
     """Plays ``session`` in the terminal in ``lang`` (``en``, ``de``); returns the exit
     status."""
     return TerminalGame(session, console, records=records, lang=lang).run()

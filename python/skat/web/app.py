@@ -82,6 +82,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from skat.defaults import LANG
 from skat.ui import words
 from skat.ui.common import UiError
 from skat.ui.stats import list_stats, plot_stats
@@ -139,7 +140,7 @@ Handler = Callable[[Request], Awaitable[Response]]
 def _lang(request: Request | WebSocket) -> str:
     """The reader's language (``?lang=en|de``, default English)."""
     try:
-        return words.check_lang(request.query_params.get("lang", "en"))
+        return words.check_lang(request.query_params.get("lang", LANG))
     except UiError as e:
         raise ApiError(400, str(e)) from None
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skat._core import SkatError
+from skat.defaults import LANG
 from skat.ui.common import InputError, UiError
 from skat.ui.session import Session
 from skat.variants import check_variants
@@ -104,7 +105,7 @@ class Room:
         """The chair of ``token``, or :data:`~skat.web.state.SPECTATOR`."""
         return self.tokens.get(token or "", SPECTATOR)
 
-    def state(self, token: str | None, lang: str = "en") -> dict[str, Any]:
+    def state(self, token: str | None, lang: str = LANG) -> dict[str, Any]:
         """What the holder of ``token`` may see of the room, its words in ``lang``."""
         chair = self.chair_of(token)
         with self.lock:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from skat._core import Action, Card, Cards, Contract, GameType, Phase, matadors
+from skat.defaults import LANG
 from skat.ui import words
 from skat.ui.common import (
     card_text,
@@ -45,11 +46,11 @@ def _cards(cards: Cards | None, game_type: GameType | None = None) -> list[dict[
     return None if cards is None else [card_json(c) for c in cards.sorted(game_type)]
 
 
-def _contract_json(contract: Contract, lang: str = "en") -> dict[str, Any]:
+def _contract_json(contract: Contract, lang: str = LANG) -> dict[str, Any]:
     return {"token": str(contract), "name": words.contract_text(contract, lang)}
 
 
-def _action_json(action: Action, known: Cards, bid: int, lang: str = "en") -> dict[str, Any]:
+def _action_json(action: Action, known: Cards, bid: int, lang: str = LANG) -> dict[str, Any]:
     kind = action.kind
     out: dict[str, Any] = {"token": str(action), "kind": kind}
     if kind == "bid":
@@ -85,7 +86,7 @@ def session_state(
     version: int,
     busy: bool,
     chair: int | None = None,
-    lang: str = "en",
+    lang: str = LANG,
 ) -> dict[str, Any]:
     """The state of ``session`` for the person in ``chair`` (default: the session's own
     person; :data:`SPECTATOR`: public information only), its words in ``lang``

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from skat._core import Phase, SkatError
+from skat.defaults import LANG
 from skat.players import PlayerSpecError, available_players, make_player
 from skat.ui.advice import HINT_WORLDS
 from skat.ui.analysis import GameAnalysis
@@ -77,7 +78,7 @@ class WebSession:
     def touch(self) -> None:
         self.last_seen = time.monotonic()
 
-    def state(self, lang: str = "en") -> dict[str, Any]:
+    def state(self, lang: str = LANG) -> dict[str, Any]:
         with self.session.lock:
             return session_state(self.session, self.id, self.version, self.busy, lang=lang)
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skat._core import Game, GameType, SkatError
+from skat.defaults import LANG
 from skat.ui import words
 from skat.ui.analysis import GameAnalysis, analyze_game
 from skat.web.state import card_json
@@ -61,7 +62,7 @@ def _names(game: Game) -> list[str]:
 
 
 def analysis_json(
-    report: GameAnalysis, seat: int | None, names: list[str], lang: str = "en"
+    report: GameAnalysis, seat: int | None, names: list[str], lang: str = LANG
 ) -> dict[str, Any]:
     """A game's analysis as JSON with its words in ``lang``; ``seat`` picks whose costly
     moves the summary lists (None: everybody's)."""
@@ -215,7 +216,7 @@ class RecordLibrary:
         return {"game": n, **game_detail(g)}
 
     async def analysis(
-        self, fid: str, n: int, wait: float, lang: str = "en"
+        self, fid: str, n: int, wait: float, lang: str = LANG
     ) -> dict[str, Any] | None:
         """The open-handed analysis of game ``n``, or None while it is still being computed
         after ``wait`` seconds."""
