@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from skat._core import Cards, Inference, SkatError, View, hand_features, inference_layout
+from skat.defaults import INFERENCE_CANDIDATES, INFERENCE_SIDES
 from skat.display import SEAT_NAMES
 
 __all__ = [
@@ -142,8 +143,8 @@ class InferenceTables:
 
     def compile(
         self,
-        sides: str = "SD",
-        candidates: int = 2000,
+        sides: str = INFERENCE_SIDES,
+        candidates: int = INFERENCE_CANDIDATES,
         model: Any = None,
     ) -> Inference:
         """The compiled sampler; ``model`` is a :class:`skat.bidding.BiddingModel` (default:
@@ -207,12 +208,16 @@ def default_tables() -> InferenceTables:
 
 
 @lru_cache(maxsize=16)
-def make_inference(sides: str = "SD", candidates: int = 2000) -> Inference:
+def make_inference(
+    sides: str = INFERENCE_SIDES, candidates: int = INFERENCE_CANDIDATES
+) -> Inference:
     """The compiled sampler with the packaged tables and bidding model (cached)."""
     return default_tables().compile(sides, candidates)
 
 
-def world_weights(view: View, worlds: list[tuple[Any, Any]], sides: str = "SD") -> list[float]:
+def world_weights(
+    view: View, worlds: list[tuple[Any, Any]], sides: str = INFERENCE_SIDES
+) -> list[float]:
     """The inference weight of each world ``(hands, skat)`` for ``view.seat``.
 
     A world that the declaration rules out gets exactly 0; with ``sides="NI"`` (or for a side

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat._core import Card, Game, Inference, Phase, View
+from skat.defaults import REPORT_CANDIDATES
 
 
 @dataclass
@@ -117,7 +118,7 @@ def _iter_rows(games: Iterable[Game]) -> Iterator[TruthRow]:
 def inference_report(
     games: Iterable[Game],
     inference: Inference,
-    candidates: int = 2000,
+    candidates: int = REPORT_CANDIDATES,
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
