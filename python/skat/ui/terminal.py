@@ -28,12 +28,9 @@ from skat.display import card_markup, hand_markup
 from skat.ui import words
 from skat.ui.common import InputError, UiError, parse_action, ramsch_seats
 from skat.ui.session import Session
-from skat.ui.terminal_words import HELP_EN, TERMINAL_WORDS, unwrapped
+from skat.ui.terminal_words import TERMINAL_WORDS, unwrapped
 
 __all__ = ["TerminalGame", "run"]
-
-HELP = HELP_EN
-"""The English help text (``TERMINAL_WORDS[lang]["help"]`` for each language)."""
 
 Reader = Callable[[str], str]
 

@@ -204,4 +204,4 @@ TERMINAL_WORDS: dict[str, dict[str, str]] = {
 }
 """Template by language and key."""
 
-__all__ = ["HELP_DE", "HELP_EN", "TERMINAL_WORDS"]
+__all__ = ["HELP_DE", "HELP_EN", "TERMINAL_WORDS", "unwrapped"]
