@@ -52,6 +52,7 @@ __all__ = [
     "build",
     "check",
     "check_sizes",
+    "complete_sizes",
     "default_dir",
     "estimate",
     "halve",
@@ -371,6 +372,25 @@ def unfinished(path: str) -> list[dict[str, Any]]:
     return out
 
 
+def complete_sizes(path: str) -> dict[str, list[int]]:
+    """The hand sizes of a directory's complete tables (every row of their class and size),
+    by class, read from the files' headers: no table is loaded.
+
+    >>> import tempfile
+    >>> complete_sizes(tempfile.mkdtemp())
+    {}
+    """
+    if not os.path.isdir(path):
+        raise TablesError(f"tables directory {path!r} does not exist")
+    sizes: dict[str, list[int]] = {}
+    for cls in CLASSES:
+        for k in range(MIN_CARDS, MAX_CARDS + 1):
+            f = _file(path, cls, k)
+            if os.path.exists(f) and lookup_file_header(f)["rows"] == lookup_row_count(cls, k):
+                sizes.setdefault(cls, []).append(k)
+    return sizes
+
+
 def check(path: str, positions: int, seed: int = 1) -> list[dict[str, Any]]:
     """Solves ``positions`` random positions per class of the directory with and without its
     tables and counts the values that differ (none, for correct tables). The positions have
@@ -386,10 +406,7 @@ def check(path: str, positions: int, seed: int = 1) -> list[dict[str, Any]]:
     """
     if positions < 1:
         raise TablesError(f"positions must be at least 1, got {positions}")
-    sizes: dict[str, list[int]] = {}
-    for t in info(path):
-        if t["complete"]:
-            sizes.setdefault(t["class"], []).append(t["cards"])
+    sizes = complete_sizes(path)
     out = []
     for cls in CLASSES:
         if cls not in sizes:

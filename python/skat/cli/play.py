@@ -31,15 +31,23 @@ def check_play(args: argparse.Namespace) -> None:
         for name in LIST_ONLY:
             if getattr(args, name) is not None:
                 raise OptionError(f"--{name}", "chooses how a list is played, not --watch")
-        specs = checks.split_specs(args.players or defaults.WATCH_PLAYERS)
-        checks.check_specs("--players", specs, (1, 3))
+        checks.check_specs("--players", _players(args), (1, 3))
         return
     if args.players is not None:
         raise OptionError("--players", "only with --watch (a list's AI players are --opponents)")
     if args.seat is not None and args.seat.strip().lower() not in SEATS:
         raise OptionError("--seat", "expected 0, 1, 2, forehand, middlehand or rearhand")
-    specs = checks.split_specs(args.opponents or "") or [defaults.DEFAULT_OPPONENT]
-    checks.check_specs("--opponents", specs, (1, 2))
+    checks.check_specs("--opponents", _opponents(args), (1, 2))
+
+
+def _players(args: argparse.Namespace) -> list[str]:
+    """The watched game's player specs as given (``--players``, or the default)."""
+    return checks.split_specs(args.players or defaults.WATCH_PLAYERS)
+
+
+def _opponents(args: argparse.Namespace) -> list[str]:
+    """The AI players' specs of a list or a server (``--opponents``, or the default)."""
+    return checks.split_specs(args.opponents or "") or [defaults.DEFAULT_OPPONENT]
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
@@ -50,7 +58,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     from skat.match import PlayerFailure, play
     from skat.players import make_player
 
-    specs = checks.split_specs(args.players or defaults.WATCH_PLAYERS)
+    specs = _players(args)
     if len(specs) == 1:
         specs = specs * 3
     players = [make_player(s) for s in specs]
@@ -98,11 +106,10 @@ def _play_interactive(args: argparse.Namespace, console: Console) -> int:
     from skat.ui import terminal
     from skat.ui.session import Session
 
-    specs = checks.split_specs(args.opponents or "") or [defaults.DEFAULT_OPPONENT]
     seed = checks.draw_seed(args.seed, console)
     session = Session(
         seat=defaults.PLAY_SEAT if args.seat is None else SEATS[args.seat.strip().lower()],
-        opponents=specs,
+        opponents=_opponents(args),
         seed=seed,
         games=args.games or defaults.PLAY_GAMES,
         variants=args.variants,
@@ -111,8 +118,7 @@ def _play_interactive(args: argparse.Namespace, console: Console) -> int:
 
 
 def check_serve(args: argparse.Namespace) -> None:
-    specs = checks.split_specs(args.opponents) or [defaults.DEFAULT_OPPONENT]
-    checks.check_specs("--opponents", specs, (1, 2))
+    checks.check_specs("--opponents", _opponents(args), (1, 2))
     from skat.web.store import StoreError, db_target, postgres_driver
 
     try:

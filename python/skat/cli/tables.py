@@ -204,9 +204,9 @@ def cmd_tables_halve(args: argparse.Namespace, console: Console) -> int:
 
 
 def _check_check(args: argparse.Namespace) -> None:
-    from skat.tables import info
+    from skat.tables import complete_sizes
 
-    if not any(r["complete"] for r in info(args.dir)):
+    if not complete_sizes(args.dir):
         raise OptionError("DIR", f"no complete tables in {args.dir} to check")
 
 
