@@ -217,6 +217,23 @@ def test_schneider_by_points_not_tricks_and_schwarz_by_tricks() -> None:
     assert r is not None and r.schwarz and r.declarer_tricks == 10
 
 
+def test_schwarz_announced_and_lost_in_the_last_trick_is_played_to_the_end() -> None:
+    # clubs ouvert: the defenders take only the tenth trick, so play was not stopped early
+    # and schneider (the defenders end with 11 card points) is reached
+    g = skat.Game.from_iss(
+        "(;GM[Skat]PC[skat]P0[0]P1[1]P2[2]MV[w CA.CK.CJ.CT.C9.SK.HK.HJ.DT.D7.CQ.C7.SA.ST.S9.S8"
+        ".S7.H9.DK.DJ.C8.SQ.HA.HT.H8.H7.DA.DQ.D9.D8.SJ.HQ 1 p 2 p 0 18 0 CO 0 CK 1 CQ 2 C8 0 HJ"
+        " 1 DJ 2 SQ 0 SK 1 S7 2 DA 0 CA 1 C7 2 HT 0 CJ 1 S9 2 H8 0 DT 1 DK 2 D8 0 CT 1 S8 2 HA"
+        " 0 HK 1 H9 2 H7 0 C9 1 ST 2 DQ 0 D7 1 SA 2 D9 ] ;)"
+    )
+    r = g.result
+    assert r is not None and len(g.tricks) == 10
+    assert not r.won and r.declarer_tricks == 9 and r.declarer_points == 109
+    assert r.schneider and not r.schwarz
+    # with 3, game, hand, schneider, schneider announced, schwarz, schwarz announced, ouvert
+    assert r.value == -2 * 12 * (3 + 1 + 6)
+
+
 def test_card_points_in_results_include_the_skat() -> None:
     g = _record("105991")  # null, discards HA CA: 22 points, no trick
     assert g.result is not None and g.result.declarer_points == 22 and g.result.declarer_tricks == 0

@@ -653,11 +653,13 @@ impl Game {
         self.trick.clear();
         self.leader = winner;
         self.to_move = Some(winner);
+        // play stops once the result is certain; after the tenth trick it is over anyway, and
+        // a game played to the end has schneider and schwarz evaluated
         let decided = (gt.is_null() && winner == declarer) || (k.schwarz && winner != declarer);
-        if decided {
-            self.finish_play(EndReason::Played, true, false, false);
-        } else if self.tricks.len() == 10 {
+        if self.tricks.len() == 10 {
             self.finish_play(EndReason::Played, false, false, false);
+        } else if decided {
+            self.finish_play(EndReason::Played, true, false, false);
         }
     }
 
