@@ -292,7 +292,8 @@ pub fn world_game(view: &View, world: &World) -> Result<Game, SkatError> {
         hands[d] = (hands[d] | world.skat) - found;
         skat = found;
     }
-    let mut g = Game::new(Deal::new(hands, skat)?);
+    // the view's table variants, so that its Kontra and Re replay (and count in the score)
+    let mut g = Game::with_variants(Deal::new(hands, skat)?, view.variants);
     let mut discarded = false;
     for m in &view.history {
         match m.action {
@@ -656,6 +657,7 @@ mod tests {
     use super::*;
     use crate::pimc::tests::playing_game;
     use crate::rng::Rng;
+    use crate::variants::Variants;
 
     fn small() -> IimcOptions {
         IimcOptions {
@@ -671,8 +673,23 @@ mod tests {
     #[test]
     fn world_games_rebuild_the_view_for_every_seat() {
         let mut rng = Rng::new(5);
-        for seed in 0..40u64 {
-            let mut g = playing_game(seed);
+        for seed in 0..80u64 {
+            // half of the games with Kontra, Re and Bock, said whenever the random play can
+            let plain = playing_game(seed);
+            let mut g = if seed % 2 == 0 {
+                plain
+            } else {
+                let variants = Variants::parse("kontra bock").unwrap();
+                let mut g = Game::with_variants(plain.deal().clone(), variants);
+                for m in plain.history() {
+                    g.apply_by(m.actor, m.action).unwrap();
+                }
+                let legal = g.legal_actions();
+                if let Some(&a) = legal.iter().find(|a| !matches!(a, Action::Play(_))) {
+                    g.apply(a).unwrap();
+                }
+                g
+            };
             for _ in 0..rng.below(25) {
                 if g.is_over() {
                     break;
