@@ -680,7 +680,7 @@ mod tests {
                 plain
             } else {
                 let variants = Variants::parse("kontra bock").unwrap();
-                let mut g = Game::with_variants(plain.deal().clone(), variants);
+                let mut g = Game::with_variants(*plain.deal(), variants);
                 for m in plain.history() {
                     g.apply_by(m.actor, m.action).unwrap();
                 }
