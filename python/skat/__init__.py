@@ -12,6 +12,7 @@ the skat, the declaration and ten tricks to a result; ISS records read and write
 
 from skat._core import (
     Action,
+    ArgumentError,
     Card,
     Cards,
     CardValue,
@@ -62,6 +63,7 @@ from skat.records import read_iss
 
 __all__ = [
     "Action",
+    "ArgumentError",
     "Card",
     "CardValue",
     "Cards",

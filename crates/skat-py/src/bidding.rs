@@ -59,8 +59,8 @@ impl PyBiddingTables {
         &self,
         hand: CardsArg,
         discard: CardsArg,
-        kind: usize,
-        seat: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] kind: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
     ) -> PyResult<f64> {
         self.0
             .win_probability(hand.0, discard.0, kind, seat)
@@ -98,8 +98,8 @@ impl PyBiddingTables {
         &self,
         hand: CardsArg,
         discard: CardsArg,
-        kind: usize,
-        seat: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] kind: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
     ) -> PyResult<(f64, f64, f64)> {
         let [w, s, z] = self
             .0
@@ -109,7 +109,12 @@ impl PyBiddingTables {
     }
 
     /// (win probability, discard) of the best discard of twelve cards for a kind.
-    fn best_discard(&self, twelve: CardsArg, kind: usize, seat: usize) -> PyResult<(f64, PyCards)> {
+    fn best_discard(
+        &self,
+        twelve: CardsArg,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] kind: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
+    ) -> PyResult<(f64, PyCards)> {
         let (p, d) = self.0.best_discard(twelve.0, kind, seat).py_err()?;
         Ok((p, PyCards(d)))
     }
@@ -120,8 +125,8 @@ impl PyBiddingTables {
         hand: CardsArg,
         discard: CardsArg,
         contract: &PyContract,
-        seat: usize,
-        bid: u16,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
+        #[pyo3(from_py_with = "crate::args::u16_arg")] bid: u16,
     ) -> PyResult<Option<(f64, f64)>> {
         self.0
             .expected_score(hand.0, discard.0, &contract.0, seat, bid)
@@ -133,7 +138,7 @@ impl PyBiddingTables {
         &self,
         py: Python<'_>,
         hand: CardsArg,
-        seat: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
         bids: Vec<u16>,
     ) -> PyResult<(Vec<f64>, u64)> {
         let t = py
@@ -146,8 +151,8 @@ impl PyBiddingTables {
         &self,
         py: Python<'_>,
         twelve: CardsArg,
-        seat: usize,
-        bid: u16,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
+        #[pyo3(from_py_with = "crate::args::u16_arg")] bid: u16,
     ) -> PyResult<PyDeclaration> {
         Ok(declaration(
             py.allow_threads(|| self.0.best_pickup(twelve.0, seat, bid))
@@ -159,8 +164,8 @@ impl PyBiddingTables {
         &self,
         py: Python<'_>,
         twelve: CardsArg,
-        seat: usize,
-        bid: u16,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
+        #[pyo3(from_py_with = "crate::args::u16_arg")] bid: u16,
     ) -> PyResult<Vec<PyDeclaration>> {
         let all = py
             .allow_threads(|| self.0.pickup_declarations(twelve.0, seat, bid))
@@ -172,8 +177,8 @@ impl PyBiddingTables {
         &self,
         py: Python<'_>,
         hand: CardsArg,
-        seat: usize,
-        bid: u16,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
+        #[pyo3(from_py_with = "crate::args::u16_arg")] bid: u16,
     ) -> PyResult<PyDeclaration> {
         Ok(declaration(
             py.allow_threads(|| self.0.best_hand(hand.0, seat, bid))
@@ -181,7 +186,13 @@ impl PyBiddingTables {
         ))
     }
 
-    fn pickup_value(&self, py: Python<'_>, hand: CardsArg, seat: usize, bid: u16) -> PyResult<f64> {
+    fn pickup_value(
+        &self,
+        py: Python<'_>,
+        hand: CardsArg,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
+        #[pyo3(from_py_with = "crate::args::u16_arg")] bid: u16,
+    ) -> PyResult<f64> {
         py.allow_threads(|| self.0.pickup_value(hand.0, seat, bid))
             .py_err()
     }
@@ -193,8 +204,8 @@ impl PyBiddingTables {
 pub fn bidding_indices(
     hand: CardsArg,
     discard: CardsArg,
-    kind: usize,
-    seat: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] kind: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
 ) -> PyResult<PyIndices> {
     let ix = bidding::table_indices(hand.0, discard.0, kind, seat).py_err()?;
     Ok((

@@ -217,7 +217,7 @@ impl PyCard {
 
     /// The card with index 0..32 (`suit * 8 + rank`).
     #[staticmethod]
-    fn from_index(index: u8) -> PyResult<Self> {
+    fn from_index(#[pyo3(from_py_with = "crate::args::u8_arg")] index: u8) -> PyResult<Self> {
         if index >= 32 {
             return Err(InvalidCardsError::new_err(format!(
                 "card index {index} is not in 0..32"
@@ -362,7 +362,7 @@ impl PyCards {
 
     /// The set with the given 32-bit mask.
     #[staticmethod]
-    fn from_bits(bits: u32) -> Self {
+    fn from_bits(#[pyo3(from_py_with = "crate::args::u32_arg")] bits: u32) -> Self {
         PyCards(Cards(bits))
     }
 

@@ -51,6 +51,13 @@ create_exception!(
 
 create_exception!(
     _core,
+    ArgumentError,
+    SkatError,
+    "A number argument outside its range: a negative count or seed, a seat beyond 2, a value too large for the engine."
+);
+
+create_exception!(
+    _core,
     TablesError,
     SkatError,
     "A missing, damaged or inconsistent endgame lookup table, or a bad table request."
@@ -82,6 +89,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("SkatError", py.get_type::<SkatError>())?;
     m.add("TablesError", py.get_type::<TablesError>())?;
+    m.add("ArgumentError", py.get_type::<ArgumentError>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;
     m.add("InvalidCardsError", py.get_type::<InvalidCardsError>())?;
     m.add("ContractError", py.get_type::<ContractError>())?;

@@ -105,13 +105,18 @@ impl PyContract {
     /// The game value with `matadors` (signed) and the levels reached (announced levels
     /// always count); null: the fixed value. No overbid check.
     #[pyo3(signature = (matadors, schneider=false, schwarz=false))]
-    fn value(&self, matadors: i32, schneider: bool, schwarz: bool) -> i32 {
+    fn value(
+        &self,
+        #[pyo3(from_py_with = "crate::args::i32_arg")] matadors: i32,
+        schneider: bool,
+        schwarz: bool,
+    ) -> i32 {
         self.0.value(matadors, schneider, schwarz)
     }
 
     /// What the game is charged when lost as overbid at `bid`: the smallest multiple of the
     /// base value that reaches the bid (suit and grand; 0..=264).
-    fn overbid_value(&self, bid: u16) -> i32 {
+    fn overbid_value(&self, #[pyo3(from_py_with = "crate::args::u16_arg")] bid: u16) -> i32 {
         self.0.overbid_value(bid)
     }
 
@@ -291,7 +296,7 @@ impl PyDeal {
 
     /// A uniformly random deal, reproducible from the seed.
     #[staticmethod]
-    fn random(seed: u64) -> Self {
+    fn random(#[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64) -> Self {
         PyDeal(Deal::random(seed))
     }
 

@@ -141,15 +141,15 @@ impl PyIimc {
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        worlds: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] worlds: usize,
         inner: Vec<usize>,
-        threads: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] threads: usize,
         seconds: Option<f64>,
         points: bool,
-        tt_mb: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
         top_inference: bool,
         inner_inference: bool,
-        inner_candidates: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] inner_candidates: usize,
         switches: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let pimc = PimcOptions {
@@ -202,7 +202,7 @@ impl PyIimc {
         &self,
         py: Python<'_>,
         view: &PyView,
-        seed: u64,
+        #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
         inference: Option<&PyInference>,
     ) -> PyResult<PyIimcDecision> {
         let v = &view.0;

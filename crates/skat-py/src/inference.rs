@@ -69,7 +69,7 @@ impl PyInference {
         log_ratio: Vec<u8>,
         model: Option<Py<PyBiddingTables>>,
         sides: &str,
-        candidates: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] candidates: usize,
     ) -> PyResult<Self> {
         if !log_ratio.len().is_multiple_of(4) {
             return Err(PyValueError::new_err(
@@ -119,8 +119,8 @@ impl PyInference {
         &self,
         py: Python<'_>,
         view: &PyView,
-        candidates: usize,
-        seed: u64,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] candidates: usize,
+        #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     ) -> PyResult<HolderOddsOut> {
         let v = &view.0;
         let odds = self
@@ -143,8 +143,8 @@ impl PyInference {
         &self,
         py: Python<'py>,
         view: &PyView,
-        n: usize,
-        seed: u64,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] n: usize,
+        #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     ) -> PyResult<Draw<'py>> {
         let v = &view.0;
         let (worlds, stats) = self
@@ -190,6 +190,6 @@ pub fn inference_layout(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 
 /// The bin (0-6) of a bid value in the inference outcomes.
 #[pyfunction]
-pub fn bid_bin(value: u16) -> usize {
+pub fn bid_bin(#[pyo3(from_py_with = "crate::args::u16_arg")] value: u16) -> usize {
     inference::bid_bin(value)
 }

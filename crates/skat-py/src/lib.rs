@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod args;
 mod bidding;
 mod cards;
 mod error;

@@ -36,7 +36,11 @@ pub fn load(dir: &str) -> PyResult<LookupRef> {
 
 /// Number of rows of a class (`"suit"`, `"grand"`, `"null"`) with `k` cards per hand.
 #[pyfunction]
-pub fn lookup_row_count(py: Python<'_>, cls: &str, k: u32) -> PyResult<usize> {
+pub fn lookup_row_count(
+    py: Python<'_>,
+    cls: &str,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] k: u32,
+) -> PyResult<usize> {
     let c = class_index(cls)?;
     check_k(k)?;
     Ok(py.allow_threads(|| lookup_build::row_count(c, k)))
@@ -52,9 +56,9 @@ pub fn lookup_row_count(py: Python<'_>, cls: &str, k: u32) -> PyResult<usize> {
 pub fn lookup_build_range<'py>(
     py: Python<'py>,
     cls: &str,
-    k: u32,
-    start: usize,
-    end: usize,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] k: u32,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] start: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] end: usize,
     prune: bool,
     walk: bool,
     half: bool,
@@ -89,8 +93,8 @@ pub fn lookup_build_range<'py>(
 pub fn lookup_halve_range<'py>(
     py: Python<'py>,
     path: String,
-    start: usize,
-    end: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] start: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] end: usize,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
     let (bytes, st) = py.allow_threads(|| {
         let p = std::path::Path::new(&path);
@@ -157,11 +161,11 @@ pub fn lookup_file_header<'py>(py: Python<'py>, path: String) -> PyResult<Bound<
 #[pyo3(signature = (positions, seed, tables=None, oracle=0, tt_mb=32))]
 pub fn lookup_benchmark<'py>(
     py: Python<'py>,
-    positions: usize,
-    seed: u64,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     tables: Option<String>,
-    oracle: u8,
-    tt_mb: usize,
+    #[pyo3(from_py_with = "crate::args::u8_arg")] oracle: u8,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     if tables.is_some() == (oracle > 0) {
         return Err(TablesError::new_err(
@@ -202,10 +206,10 @@ pub fn lookup_check(
     py: Python<'_>,
     tables: String,
     cls: &str,
-    count: usize,
-    seed: u64,
-    k_min: u32,
-    k_max: u32,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] count: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] k_min: u32,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] k_max: u32,
 ) -> PyResult<(usize, usize)> {
     let c = class_index(cls)?;
     if !(1..=10).contains(&k_min) || k_min > k_max || k_max > 10 {
@@ -225,9 +229,9 @@ pub fn lookup_check(
 pub fn lookup_selfcheck<'py>(
     py: Python<'py>,
     cls: &str,
-    rows: usize,
-    positions: usize,
-    seed: u64,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] rows: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let c = class_index(cls)?;
     if rows == 0 {
@@ -251,9 +255,9 @@ pub fn lookup_selfcheck<'py>(
 pub fn lookup_estimate<'py>(
     py: Python<'py>,
     cls: &str,
-    k: u32,
-    sample: usize,
-    seed: u64,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] k: u32,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] sample: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     prune: bool,
     walk: bool,
     half: bool,

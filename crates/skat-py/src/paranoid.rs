@@ -22,7 +22,11 @@ pub fn paranoid(py: Python<'_>, view: &PyView) -> PyResult<i32> {
 /// Whether the declarer's paranoid value in `view` is at least `target` (a null-window
 /// search: much faster than :func:`paranoid`).
 #[pyfunction]
-pub fn paranoid_wins(py: Python<'_>, view: &PyView, target: i32) -> PyResult<bool> {
+pub fn paranoid_wins(
+    py: Python<'_>,
+    view: &PyView,
+    #[pyo3(from_py_with = "crate::args::i32_arg")] target: i32,
+) -> PyResult<bool> {
     let s = ParanoidState::from_view(&view.0).map_err(to_py)?;
     Ok(py.allow_threads(move || paranoid_reaches(&s, target)))
 }
@@ -34,7 +38,7 @@ pub fn paranoid_wins(py: Python<'_>, view: &PyView, target: i32) -> PyResult<boo
 pub fn paranoid_keeping_cards(
     py: Python<'_>,
     view: &PyView,
-    target: i32,
+    #[pyo3(from_py_with = "crate::args::i32_arg")] target: i32,
 ) -> PyResult<Option<PyCards>> {
     let s = ParanoidState::from_view(&view.0).map_err(to_py)?;
     Ok(py
@@ -59,9 +63,9 @@ pub fn paranoid_hand(
     py: Python<'_>,
     hand: &PyCards,
     game_type: PyGameType,
-    seat: u8,
-    target: i32,
-    budget: u64,
+    #[pyo3(from_py_with = "crate::args::u8_arg")] seat: u8,
+    #[pyo3(from_py_with = "crate::args::i32_arg")] target: i32,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] budget: u64,
 ) -> PyResult<Option<bool>> {
     let (h, gt) = (hand.0, game_type.into());
     py.allow_threads(move || hand_game_reaches_within(gt, seat, h, target, budget))

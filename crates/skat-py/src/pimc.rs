@@ -130,10 +130,10 @@ impl PyPimc {
     #[new]
     #[pyo3(signature = (worlds=160, threads=1, points=true, tt_mb=16, seconds=None, **switches))]
     fn new(
-        worlds: usize,
-        threads: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] worlds: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] threads: usize,
         points: bool,
-        tt_mb: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
         seconds: Option<f64>,
         switches: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
@@ -175,7 +175,7 @@ impl PyPimc {
         &self,
         py: Python<'_>,
         view: &PyView,
-        seed: u64,
+        #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
         worlds: Option<Vec<Bound<'_, PyAny>>>,
         inference: Option<&PyInference>,
     ) -> PyResult<PyDecision> {
@@ -230,6 +230,10 @@ impl PyPimc {
 /// `bid`: 61, or 90 / 120 when that level is announced or is the first that reaches the bid;
 /// 121 when no level reaches it; 0 for null. The rule the Monte Carlo players use.
 #[pyfunction]
-pub fn win_threshold(contract: &PyContract, bid: u16, twelve: CardsArg) -> i32 {
+pub fn win_threshold(
+    contract: &PyContract,
+    #[pyo3(from_py_with = "crate::args::u16_arg")] bid: u16,
+    twelve: CardsArg,
+) -> i32 {
     pimc::win_threshold(contract.0, bid, twelve.0)
 }

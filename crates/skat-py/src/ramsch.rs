@@ -18,8 +18,8 @@ use crate::state::PyView;
 pub fn ramsch_decide<'py>(
     py: Python<'py>,
     view: &PyView,
-    worlds: usize,
-    seed: u64,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] worlds: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let v = view.0.clone();
     let d = py

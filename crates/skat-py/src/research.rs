@@ -15,12 +15,12 @@ use skat_core::research::prefix_trees::TreeParams;
 #[pyo3(signature = (seed, depth=10, min_branch=4, max_branch=12, max_damage=6, max_error=4))]
 pub fn prefix_tree_figures<'py>(
     py: Python<'py>,
-    seed: u64,
-    depth: u8,
-    min_branch: u8,
-    max_branch: u8,
-    max_damage: i32,
-    max_error: i32,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
+    #[pyo3(from_py_with = "crate::args::u8_arg")] depth: u8,
+    #[pyo3(from_py_with = "crate::args::u8_arg")] min_branch: u8,
+    #[pyo3(from_py_with = "crate::args::u8_arg")] max_branch: u8,
+    #[pyo3(from_py_with = "crate::args::i32_arg")] max_damage: i32,
+    #[pyo3(from_py_with = "crate::args::i32_arg")] max_error: i32,
 ) -> PyResult<Bound<'py, PyDict>> {
     if !(1..=12).contains(&depth)
         || min_branch < 1
@@ -57,8 +57,8 @@ pub fn prefix_tree_figures<'py>(
 #[pyo3(signature = (positions, seed=1))]
 pub fn fcf_solver_ablation<'py>(
     py: Python<'py>,
-    positions: usize,
-    seed: u64,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let r = py.allow_threads(move || fcf_ablation(positions, seed, || {}));
     let d = PyDict::new(py);

@@ -23,14 +23,18 @@ pub fn perft(py: Python<'_>, game: &PyGame, fast: bool) -> u64 {
 
 /// One game of uniformly random legal actions from a seed.
 #[pyfunction]
-pub fn random_game(seed: u64) -> PyGame {
+pub fn random_game(#[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64) -> PyGame {
     PyGame(skat_core::simulate::random_game(seed))
 }
 
 /// Plays `n` random games inside Rust (GIL released); returns the number of actions applied.
 #[pyfunction]
 #[pyo3(signature = (n, seed=0))]
-pub fn random_games(py: Python<'_>, n: u64, seed: u64) -> u64 {
+pub fn random_games(
+    py: Python<'_>,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] n: u64,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
+) -> u64 {
     py.allow_threads(move || skat_core::simulate::random_games(n, seed))
 }
 

@@ -14,7 +14,12 @@ type PyWorld = ((PyCards, PyCards, PyCards), PyCards);
 /// hand, her own discard), reproducible from `seed`.
 #[pyfunction]
 #[pyo3(signature = (view, n, seed=0))]
-pub fn sample_worlds(py: Python<'_>, view: &PyView, n: usize, seed: u64) -> PyResult<Vec<PyWorld>> {
+pub fn sample_worlds(
+    py: Python<'_>,
+    view: &PyView,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] n: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
+) -> PyResult<Vec<PyWorld>> {
     let k = Knowledge::from_view(&view.0).py_err()?;
     let worlds = py.allow_threads(move || k.sample_many(n, seed));
     Ok(worlds

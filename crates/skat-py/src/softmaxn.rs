@@ -23,9 +23,9 @@ use crate::state::PyView;
 pub fn softmaxn_decide<'py>(
     py: Python<'py>,
     view: &PyView,
-    worlds: usize,
-    seed: u64,
-    endgame: u32,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] worlds: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] endgame: u32,
     kind: Option<&str>,
     infer: bool,
     generic: bool,

@@ -58,11 +58,11 @@ impl PyPosition {
     fn new(
         hands: (CardsArg, CardsArg, CardsArg),
         contract: ContractArg,
-        declarer: u8,
-        leader: u8,
+        #[pyo3(from_py_with = "crate::args::u8_arg")] declarer: u8,
+        #[pyo3(from_py_with = "crate::args::u8_arg")] leader: u8,
         trick: Vec<CardArg>,
-        declarer_points: u32,
-        declarer_tricks: u32,
+        #[pyo3(from_py_with = "crate::args::u32_arg")] declarer_points: u32,
+        #[pyo3(from_py_with = "crate::args::u32_arg")] declarer_tricks: u32,
     ) -> PyResult<Self> {
         let t: Vec<Card> = trick.into_iter().map(|c| c.0).collect();
         let p = Position::new(
@@ -284,7 +284,10 @@ pub struct PySolver {
 impl PySolver {
     #[new]
     #[pyo3(signature = (tt_mb=32, **switches))]
-    fn new(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn new(
+        #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
+        switches: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         Ok(PySolver {
             inner: solver::Solver::new(options_from(tt_mb, switches)?),
             last: None,
@@ -343,7 +346,12 @@ impl PySolver {
 
     /// `solve(position) >= target` by one null-window search (null: on the survival scale,
     /// 11 = the declarer wins, t = "no trick before trick t").
-    fn reaches(&mut self, py: Python<'_>, position: &PyPosition, target: i32) -> bool {
+    fn reaches(
+        &mut self,
+        py: Python<'_>,
+        position: &PyPosition,
+        #[pyo3(from_py_with = "crate::args::i32_arg")] target: i32,
+    ) -> bool {
         let p = position.0;
         let inner = &mut self.inner;
         let (ok, stats) = py.allow_threads(move || inner.reaches(&p, target));
@@ -373,7 +381,7 @@ impl PySolver {
         &mut self,
         py: Python<'_>,
         positions: Vec<PyPosition>,
-        threads: usize,
+        #[pyo3(from_py_with = "crate::args::usize_arg")] threads: usize,
     ) -> Vec<i32> {
         let ps: Vec<Position> = positions.into_iter().map(|p| p.0).collect();
         let o = *self.inner.options();
@@ -422,7 +430,11 @@ pub fn solve(py: Python<'_>, position: &PyPosition) -> i32 {
 
 /// `solve(position) >= target`, by a null-window search (no statistics kept: see `solve`).
 #[pyfunction]
-pub fn reaches(py: Python<'_>, position: &PyPosition, target: i32) -> bool {
+pub fn reaches(
+    py: Python<'_>,
+    position: &PyPosition,
+    #[pyo3(from_py_with = "crate::args::i32_arg")] target: i32,
+) -> bool {
     let p = position.0;
     with_default(py, move |s| s.reaches(&p, target).0)
 }
@@ -461,10 +473,10 @@ fn summary<'py>(py: Python<'py>, s: &bench::Summary) -> PyResult<Bound<'py, PyDi
 #[pyo3(signature = (positions=100, seed=1, ablation_positions=40, tt_mb=32))]
 pub fn solver_benchmark<'py>(
     py: Python<'py>,
-    positions: usize,
-    seed: u64,
-    ablation_positions: usize,
-    tt_mb: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] ablation_positions: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let o = options_from(tt_mb, None)?;
     let r = py.allow_threads(move || bench::run(positions, seed, o, ablation_positions));
@@ -507,7 +519,10 @@ pub fn solver_benchmark<'py>(
 /// Total nodes over the fixed signature position set (identical for any thread count).
 #[pyfunction]
 #[pyo3(signature = (threads=1))]
-pub fn solver_signature(py: Python<'_>, threads: usize) -> u64 {
+pub fn solver_signature(
+    py: Python<'_>,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] threads: usize,
+) -> u64 {
     py.allow_threads(move || bench::signature_threads(threads))
 }
 
@@ -519,10 +534,10 @@ pub fn solver_signature(py: Python<'_>, threads: usize) -> u64 {
 #[pyfunction]
 pub fn estimator_samples<'py>(
     py: Python<'py>,
-    seed: u64,
-    count: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] count: usize,
     game_class: &str,
-    cards: u32,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] cards: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     let class = estimator_class(game_class)?;
     if !(1..=10).contains(&cards) {
@@ -593,10 +608,10 @@ pub fn check_estimators(data: &[u8]) -> PyResult<()> {
 pub fn estimator_estimates(
     data: &[u8],
     cls: &str,
-    cards: u32,
-    role: usize,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] cards: u32,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] role: usize,
     features: &[u8],
-    width: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] width: usize,
 ) -> PyResult<Vec<f32>> {
     use solver::estimator as e;
     let est = e::Estimator::from_bytes(data).map_err(PositionError::new_err)?;
@@ -629,10 +644,10 @@ pub fn estimator_estimates(
 #[pyo3(signature = (positions, seed, pcut, tt_mb=32))]
 pub fn probcut_benchmark<'py>(
     py: Python<'py>,
-    positions: usize,
-    seed: u64,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     pcut: f64,
-    tt_mb: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let o = SolverOptions {
         pcut: pcut_thousandths(pcut)?,

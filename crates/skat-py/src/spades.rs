@@ -120,10 +120,10 @@ pub fn spades_player(name: &str) -> PyResult<String> {
 pub fn spades_game(
     py: Python<'_>,
     players: Vec<String>,
-    seed: u64,
-    cards: usize,
-    target: i64,
-    max_hands: u32,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] cards: usize,
+    #[pyo3(from_py_with = "crate::args::i64_arg")] target: i64,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] max_hands: u32,
 ) -> PyResult<PySpadesGame> {
     let p: [Player; 3] = self::players(players).py_err()?;
     let config = GameConfig {
@@ -145,9 +145,9 @@ pub fn spades_inference(
     py: Python<'_>,
     observer: &str,
     opponents: Vec<String>,
-    seed: u64,
-    hands: u32,
-    cards: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] hands: u32,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] cards: usize,
 ) -> PyResult<PySpadesInference> {
     let o = Player::parse(observer).py_err()?;
     let opp: [Player; 2] = players(opponents).py_err()?;
@@ -166,7 +166,11 @@ pub fn spades_bid(hand: &str) -> PyResult<u8> {
 /// One hand's points and the overtricks carried afterwards, given the bid, the tricks taken
 /// and the overtricks carried before.
 #[pyfunction]
-pub fn spades_score(bid: u8, tricks: u8, bags: u32) -> (i64, u32) {
+pub fn spades_score(
+    #[pyo3(from_py_with = "crate::args::u8_arg")] bid: u8,
+    #[pyo3(from_py_with = "crate::args::u8_arg")] tricks: u8,
+    #[pyo3(from_py_with = "crate::args::u32_arg")] bags: u32,
+) -> (i64, u32) {
     spades::hand_score(bid, tricks, bags)
 }
 
@@ -176,7 +180,7 @@ pub fn spades_score(bid: u8, tricks: u8, bags: u32) -> (i64, u32) {
 pub fn spades_lead(
     hands: Vec<String>,
     bids: Vec<u8>,
-    leader: u8,
+    #[pyo3(from_py_with = "crate::args::u8_arg")] leader: u8,
     player: &str,
 ) -> PyResult<String> {
     let p = Player::parse(player).py_err()?;

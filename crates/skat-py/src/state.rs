@@ -336,7 +336,11 @@ impl PyGame {
     /// Applies an action (an Action, a Card or its ISS token). `seat` is needed only for
     /// special moves by a seat not to move (`"RE"`); a rejected action changes nothing.
     #[pyo3(signature = (action, seat=None))]
-    fn apply(&mut self, action: ActionArg, seat: Option<u8>) -> PyResult<()> {
+    fn apply(
+        &mut self,
+        action: ActionArg,
+        #[pyo3(from_py_with = "crate::args::opt_u8_arg")] seat: Option<u8>,
+    ) -> PyResult<()> {
         match seat {
             None => self.0.apply(action.0).py_err(),
             Some(s) if s < 3 => self.0.apply_by(Actor::Seat(s), action.0).py_err(),
@@ -347,7 +351,7 @@ impl PyGame {
     }
 
     /// What `seat` may know (own cards, public history, ouvert hands, own skat).
-    fn view(&self, seat: u8) -> PyResult<PyView> {
+    fn view(&self, #[pyo3(from_py_with = "crate::args::u8_arg")] seat: u8) -> PyResult<PyView> {
         if seat > 2 {
             return Err(crate::error::IllegalActionError::new_err(format!(
                 "seat {seat} is not 0, 1 or 2"
