@@ -14,9 +14,9 @@ from skat.players.iimc import InnerSpec, parse_inner
 SMALL = "iimc:worlds=2,inner=pimc:worlds=2,threads=1"
 
 
-def play(specs: list[str], seed: int) -> skat.Game:
+def play(specs: list[str], seed: int, variants: str = "") -> skat.Game:
     players = [make_player(s) for s in specs]
-    g = skat.Game(skat.Deal.random(seed))
+    g = skat.Game(skat.Deal.random(seed), variants=variants)
     for i, p in enumerate(players):
         p.new_game(seat=i, seed=seed)  # type: ignore[attr-defined]
     while not g.is_over:
@@ -55,6 +55,26 @@ def test_rk_and_nested_levels_play_whole_games() -> None:
     nested = "iimc:worlds=2,inner=iimc:worlds=1;inner=pimc:worlds=1,threads=1"
     g = play([nested, "rules", "rules"], 5)
     assert g.result is not None
+
+
+def test_kontra_and_re_at_a_table_with_doubling() -> None:
+    """With thresholds 0 the players double whenever they may (and go on playing from worlds
+    rebuilt with the doubling in their history); above 1 never."""
+    always = ["rk:n=2,m=2,threads=1,kontra=0,re=0", f"{SMALL},kontra=0,re=0"]
+    doubled = 0
+    for seed in range(4):
+        g = play([always[0], always[1], always[seed % 2]], 20 + seed, variants="kontra")
+        assert g.result is not None
+        kinds = [a.kind for _, a in g.history]
+        if g.result.declarer is not None and g.contract is not None and g.tricks:
+            assert "kontra" in kinds and "re" in kinds, g.to_iss()
+            assert g.result.kontra == 2
+            doubled += 1
+    assert doubled >= 2
+    never = ["rk:n=2,m=2,threads=1,kontra=1.01,re=1.01", f"{SMALL},kontra=1.01,re=1.01", "rules"]
+    g = play(never, 21, variants="kontra")
+    kinds = [a.kind for s, a in g.history if s in (0, 1)]
+    assert "kontra" not in kinds and "re" not in kinds
 
 
 def test_games_reproduce_with_a_seed() -> None:

@@ -20,7 +20,11 @@ card of highest mean value is played. The compiled engine is :class:`skat._core.
   (iimc);
 - ``seconds``: a time budget per decision (whole worlds, at most ``worlds``);
 - ``threads``: playout threads (default: ``SKAT_THREADS``, else the number of CPUs);
-- ``seed``: added to the game seed.
+- ``seed``: added to the game seed;
+- ``kontra``, ``re``: at a table with Kontra and Re, the share of playouts its side must win
+  after its best card for it to say Kontra as a defender (default
+  :data:`skat.defaults.KONTRA_THRESHOLD`) or Re as the declarer (default
+  :data:`skat.defaults.RE_THRESHOLD`), as ``pimc`` does; above 1: never.
 
 Bidding, the skat and the declaration are the ``rules`` player's.
 
@@ -28,8 +32,8 @@ Bidding, the skat and the declaration are the ``rules`` player's.
 Kermit's card inference, and playouts by PIMC with ``m`` worlds that draws its own worlds by
 inference (``inner_candidates`` candidates per playout decision). Options (spec ``rk:n=20,m=10``):
 ``n``, ``m``, ``points`` (the playout PIMC's card-point tie-break, default off), ``seconds``,
-``threads``, ``seed``, ``inner_candidates`` and Kermit's ``threshold``, ``model``,
-``inference``, ``candidates``, ``inference_tables``.
+``threads``, ``seed``, ``inner_candidates``, ``kontra``, ``re`` (as for ``iimc``) and Kermit's
+``threshold``, ``model``, ``inference``, ``candidates``, ``inference_tables``.
 
 >>> from skat.players import make_player
 >>> p = make_player("iimc:worlds=8,inner=iimc:worlds=2;inner=pimc:worlds=3,threads=1")
@@ -51,7 +55,9 @@ from skat.defaults import (
     INFERENCE_CANDIDATES,
     INFERENCE_SIDES,
     KERMIT_THRESHOLD,
+    KONTRA_THRESHOLD,
     PIMC_TT_MB,
+    RE_THRESHOLD,
     RK_INNER_CANDIDATES,
     RK_M,
     RK_N,
@@ -152,6 +158,25 @@ def _seed(game_seed: int, seed: int, view: View) -> int:
     return (game_seed * 1_000_003 + seed * 7_919 + len(view.played)) & ((1 << 64) - 1)
 
 
+def _card_or_doubling(
+    player: IimcPlayer | RecursiveKermitPlayer, view: View, legal: list[Action]
+) -> Action:
+    """The card of the decision at ``view``, or Kontra / Re when legal and the seat's side wins
+    at least that share of the playouts after its best card. The decision is kept for the
+    same position once the seat has doubled (it then plays at once, without a new search)."""
+    at = (view.seat, len(view.played), view.kontra)
+    last = player.last_decision
+    if last is None or player._decided_at != (at[0], at[1], at[2] - 1):
+        last = player.decide(view)
+    player.last_decision, player._decided_at = last, at
+    doubling = next((a for a in legal if a.kind in ("kontra", "re")), None)
+    if doubling is not None:
+        win = max(v.win for v in last.values)
+        if win >= (player.kontra if doubling.kind == "kontra" else player.re):
+            return doubling
+    return next(a for a in legal if a.card == last.best)
+
+
 @register("iimc")
 class IimcPlayer:
     """Recursive Monte Carlo card play: cards valued by playouts of a view-only player."""
@@ -163,10 +188,15 @@ class IimcPlayer:
         seconds: float | None = None,
         threads: int | None = None,
         seed: int = 0,
+        kontra: float = KONTRA_THRESHOLD,
+        re: float = RE_THRESHOLD,
     ) -> None:
         for name, value in (("worlds", worlds), ("seconds", seconds), ("threads", threads)):
             check_option(name, value)
         check_option("seed", seed)
+        check_option("kontra", kontra)
+        check_option("re", re)
+        self.kontra, self.re = kontra, re
         spec = parse_inner(inner)
         self.inner = spec
         self.engine = Iimc(
@@ -187,11 +217,13 @@ class IimcPlayer:
         self.game_seed = 0
         self.rules = RulesPlayer()
         self.last_decision: IimcDecision | None = None
+        self._decided_at: tuple[int, int, int] | None = None
 
     def new_game(self, seat: int, seed: int) -> None:
         self.game_seed = seed
         self.rules.new_game(seat, seed)
         self.last_decision = None
+        self._decided_at = None
 
     def decide(self, view: View) -> IimcDecision:
         """The full decision (every legal card's value) for the seat to move in card play."""
@@ -205,9 +237,7 @@ class IimcPlayer:
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        self.last_decision = self.decide(view)
-        best = self.last_decision.best
-        return next(a for a in legal if a.card == best)
+        return _card_or_doubling(self, view, legal)
 
 
 @register("rk")
@@ -228,9 +258,14 @@ class RecursiveKermitPlayer:
         inference: str = INFERENCE_SIDES,
         candidates: int = INFERENCE_CANDIDATES,
         inference_tables: str | None = None,
+        kontra: float = KONTRA_THRESHOLD,
+        re: float = RE_THRESHOLD,
     ) -> None:
         for value in (n, m):
             check_option("worlds", value)
+        check_option("kontra", kontra)
+        check_option("re", re)
+        self.kontra, self.re = kontra, re
         for name, option in (("seconds", seconds), ("threads", threads), ("seed", seed)):
             check_option(name, option)
         check_option("candidates", inner_candidates)
@@ -259,11 +294,13 @@ class RecursiveKermitPlayer:
         )
         self.game_seed = 0
         self.last_decision: IimcDecision | None = None
+        self._decided_at: tuple[int, int, int] | None = None
 
     def new_game(self, seat: int, seed: int) -> None:
         self.game_seed = seed
         self.kermit.new_game(seat, seed)
         self.last_decision = None
+        self._decided_at = None
 
     def decide(self, view: View) -> IimcDecision:
         """The IIMC decision over worlds drawn by inference (uniform for ``NI``)."""
@@ -277,6 +314,4 @@ class RecursiveKermitPlayer:
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        self.last_decision = self.decide(view)
-        best = self.last_decision.best
-        return next(a for a in legal if a.card == best)
+        return _card_or_doubling(self, view, legal)
