@@ -42,6 +42,17 @@ def test_start_of_play_keeps_the_contract() -> None:
         assert s.phase == skat.Phase.PLAY and s.contract == g.contract and s.played == []
 
 
+def test_a_ramsch_has_no_start_of_play_to_measure() -> None:
+    g = skat.Game(skat.Deal.random(2), variants="ramsch")
+    for token in ["p", "p", "p"]:
+        g.apply(token)
+    assert g.phase == skat.Phase.PLAY and g.contract is None  # a Ramsch: no declared game
+    assert start_of_play(g) is None
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    assert start_of_play(skat.Game.from_iss(g.to_iss())) is None
+
+
 def test_pre_terminal_nodes_end_the_game_on_every_move() -> None:
     rng = random.Random(2)
     for start in human_starts(3):

@@ -146,7 +146,7 @@ def measure_game(start: Game, samples: int, rollouts: int, seed: int) -> dict[st
 
 def start_of_play(game: Game) -> Game | None:
     """A new game replaying ``game``'s record up to the start of card play (None if the game
-    never got there)."""
+    never got there, or is a Ramsch: only declared games are measured)."""
     g = Game(game.deal, variants=game.variants)
     for actor, action in game.history:
         if g.phase == Phase.PLAY or g.is_over:
@@ -155,7 +155,7 @@ def start_of_play(game: Game) -> Game | None:
             g.apply(action, actor)
         else:
             g.apply(action)
-    return g if g.phase == Phase.PLAY and not g.is_over else None
+    return g if g.phase == Phase.PLAY and not g.is_over and g.contract is not None else None
 
 
 def bid_deal(bidder: str, seed: int, j: int) -> Game | None:
