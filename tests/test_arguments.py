@@ -35,6 +35,8 @@ CALLS: list[tuple[str, Callable[[], Any]]] = [
     ("negative sample count", lambda: skat.sample_worlds(_game().view(0), -1, seed=1)),
     ("negative bid", lambda: skat.Contract.parse("G").overbid_value(-18)),
     ("matadors beyond i32", lambda: skat.Contract.parse("G").value(2**33)),
+    ("more than 11 matadors", lambda: skat.Contract.parse("G").value(12)),
+    ("without more than 11", lambda: skat.Contract.parse("C").value(-12)),
 ]
 
 

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 
 use crate::error::ArgumentError;
 
+/// `ob` as a `T` in `min..=max` (a range inside `T`'s).
 fn ranged<T: TryFrom<i128>>(ob: &Bound<'_, PyAny>, min: i128, max: i128) -> PyResult<T> {
     let out_of_range =
         || ArgumentError::new_err(format!("{ob} is not an integer in {min}..={max}"));
@@ -17,6 +18,9 @@ fn ranged<T: TryFrom<i128>>(ob: &Bound<'_, PyAny>, min: i128, max: i128) -> PyRe
         Err(e) if e.is_instance_of::<PyOverflowError>(ob.py()) => return Err(out_of_range()),
         Err(e) => return Err(e),
     };
+    if !(min..=max).contains(&v) {
+        return Err(out_of_range());
+    }
     T::try_from(v).map_err(|_| out_of_range())
 }
 
@@ -46,6 +50,11 @@ pub fn i32_arg(ob: &Bound<'_, PyAny>) -> PyResult<i32> {
 
 pub fn i64_arg(ob: &Bound<'_, PyAny>) -> PyResult<i64> {
     ranged(ob, i64::MIN as i128, i64::MAX as i128)
+}
+
+/// A signed matador count: with or without at most 11 (the four jacks and seven suit cards).
+pub fn matadors_arg(ob: &Bound<'_, PyAny>) -> PyResult<i32> {
+    ranged(ob, -11, 11)
 }
 
 /// An optional seat or small number: `None` stays `None`.

@@ -107,7 +107,7 @@ impl PyContract {
     #[pyo3(signature = (matadors, schneider=false, schwarz=false))]
     fn value(
         &self,
-        #[pyo3(from_py_with = "crate::args::i32_arg")] matadors: i32,
+        #[pyo3(from_py_with = "crate::args::matadors_arg")] matadors: i32,
         schneider: bool,
         schwarz: bool,
     ) -> i32 {
