@@ -9,10 +9,19 @@ from typing import Any
 import pytest
 
 import skat
+from skat.bidding import default_model
 
 
 def _game() -> skat.Game:
     return skat.Game(skat.Deal.random(seed=3))
+
+
+def _tables() -> Any:
+    return default_model().tables
+
+
+def _hand() -> skat.Cards:
+    return skat.Deal.random(seed=5).hands[0]
 
 
 def _position() -> skat.Position:
@@ -35,6 +44,11 @@ CALLS: list[tuple[str, Callable[[], Any]]] = [
     ("negative sample count", lambda: skat.sample_worlds(_game().view(0), -1, seed=1)),
     ("negative bid", lambda: skat.Contract.parse("G").overbid_value(-18)),
     ("matadors beyond i32", lambda: skat.Contract.parse("G").value(2**33)),
+    ("negative bid in a list", lambda: _tables().evaluate(_hand(), 0, [18, -1])),
+    (
+        "negative kind in a list",
+        lambda: default_model().tables.win_probabilities([0], [0], [-1], [0]),
+    ),
     ("more than 11 matadors", lambda: skat.Contract.parse("G").value(12)),
     ("without more than 11", lambda: skat.Contract.parse("C").value(-12)),
 ]

@@ -52,6 +52,28 @@ pub fn i64_arg(ob: &Bound<'_, PyAny>) -> PyResult<i64> {
     ranged(ob, i64::MIN as i128, i64::MAX as i128)
 }
 
+/// A list of `T` in `min..=max` (any sequence of ints but a string).
+fn ranged_list<T: TryFrom<i128>>(ob: &Bound<'_, PyAny>, min: i128, max: i128) -> PyResult<Vec<T>> {
+    let items: Vec<Bound<'_, PyAny>> = ob.extract()?;
+    items.iter().map(|x| ranged(x, min, max)).collect()
+}
+
+pub fn u8_list_arg(ob: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    ranged_list(ob, 0, u8::MAX as i128)
+}
+
+pub fn u16_list_arg(ob: &Bound<'_, PyAny>) -> PyResult<Vec<u16>> {
+    ranged_list(ob, 0, u16::MAX as i128)
+}
+
+pub fn u32_list_arg(ob: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    ranged_list(ob, 0, u32::MAX as i128)
+}
+
+pub fn usize_list_arg(ob: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    ranged_list(ob, 0, usize::MAX as i128)
+}
+
 /// A signed matador count: with or without at most 11 (the four jacks and seven suit cards).
 pub fn matadors_arg(ob: &Bound<'_, PyAny>) -> PyResult<i32> {
     ranged(ob, -11, 11)

@@ -71,10 +71,10 @@ impl PyBiddingTables {
     fn win_probabilities(
         &self,
         py: Python<'_>,
-        hands: Vec<u32>,
-        discards: Vec<u32>,
-        kinds: Vec<usize>,
-        seats: Vec<usize>,
+        #[pyo3(from_py_with = "crate::args::u32_list_arg")] hands: Vec<u32>,
+        #[pyo3(from_py_with = "crate::args::u32_list_arg")] discards: Vec<u32>,
+        #[pyo3(from_py_with = "crate::args::usize_list_arg")] kinds: Vec<usize>,
+        #[pyo3(from_py_with = "crate::args::usize_list_arg")] seats: Vec<usize>,
     ) -> PyResult<Vec<f64>> {
         let n = hands.len();
         if discards.len() != n || kinds.len() != n || seats.len() != n {
@@ -139,7 +139,7 @@ impl PyBiddingTables {
         py: Python<'_>,
         hand: CardsArg,
         #[pyo3(from_py_with = "crate::args::usize_arg")] seat: usize,
-        bids: Vec<u16>,
+        #[pyo3(from_py_with = "crate::args::u16_list_arg")] bids: Vec<u16>,
     ) -> PyResult<(Vec<f64>, u64)> {
         let t = py
             .allow_threads(|| self.0.evaluate(hand.0, seat, &bids))

@@ -142,7 +142,7 @@ impl PyIimc {
     #[allow(clippy::too_many_arguments)]
     fn new(
         #[pyo3(from_py_with = "crate::args::usize_arg")] worlds: usize,
-        inner: Vec<usize>,
+        #[pyo3(from_py_with = "crate::args::usize_list_arg")] inner: Vec<usize>,
         #[pyo3(from_py_with = "crate::args::usize_arg")] threads: usize,
         seconds: Option<f64>,
         points: bool,

@@ -179,7 +179,7 @@ pub fn spades_score(
 #[pyfunction]
 pub fn spades_lead(
     hands: Vec<String>,
-    bids: Vec<u8>,
+    #[pyo3(from_py_with = "crate::args::u8_list_arg")] bids: Vec<u8>,
     #[pyo3(from_py_with = "crate::args::u8_arg")] leader: u8,
     player: &str,
 ) -> PyResult<String> {
