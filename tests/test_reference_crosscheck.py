@@ -62,6 +62,35 @@ def test_legal_actions_and_results_agree(policy: str) -> None:
         compare_results(core.result, slow.result)
 
 
+def test_announced_contracts_agree_with_the_reference() -> None:
+    """Hand games with schneider or schwarz announced and ouvert games, where play may stop
+    early (or end with the tenth trick): the same legal actions and results."""
+    rng = random.Random(31)
+    last_trick_only = 0
+    for seed in range(600):
+        deal = skat.Deal.random(40_000 + seed)
+        core = skat.Game(deal)
+        slow = ref_game(deal)
+        declaration = rng.choice(["CHS", "CHZ", "GHZ", "SHZ", "GO", "DO", "NOH", "GHS"])
+        for token in ["18", "p", "p", declaration]:
+            core.apply(token)
+            slow.apply(token)
+        while not core.is_over:
+            legal = core.legal_actions()
+            assert set(legal) == {skat.Action(t) for t in slow.legal_tokens()}, core.to_iss()
+            # the declarer leads high, the defenders play low: she often takes nine tricks
+            cards = sorted(legal, key=lambda a: a.card.points if a.card else 0)
+            a = cards[-1] if core.to_move == core.declarer else cards[0]
+            if rng.random() < 0.3:
+                a = rng.choice(legal)
+            core.apply(a)
+            slow.apply(str(a))
+        assert slow.is_over and core.result is not None and slow.result is not None
+        compare_results(core.result, slow.result)
+        last_trick_only += core.result.declarer_tricks == 9 and len(core.tricks) == 10
+    assert last_trick_only > 0  # the case where play is not stopped early
+
+
 def test_perft_three_ways() -> None:
     rng = random.Random(5)
     checked = 0
