@@ -21,6 +21,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,9 +87,9 @@ def play_one(deal_seed: int, variants: str, rng: random.Random, announced: bool)
         raise Disagreement(f"the record does not read back: {core.to_iss()}")
 
 
-def run(games: int, seed: int, announced: bool, out: list[str]) -> bool:
+def run(games: int, seed: int, announced: bool, emit: Callable[[str], None]) -> bool:
     """Every variant set (only the plain game with ``announced``); ``False`` at the first
-    disagreement. One line per set goes to ``out``."""
+    disagreement. One line per set goes to ``emit`` as soon as the set is done."""
     sets = [""] if announced else VARIANT_SETS
     for i, variants in enumerate(sets):
         rng = random.Random(seed * 1_000 + i)
@@ -98,10 +99,10 @@ def run(games: int, seed: int, announced: bool, out: list[str]) -> bool:
             try:
                 play_one(base + g, variants, rng, announced)
             except Disagreement as e:
-                out.append(f"{variants or 'plain'}: game {g} (deal seed {base + g}): {e}")
+                emit(f"{variants or 'plain'}: game {g} (deal seed {base + g}): {e}")
                 return False
         label = "announced" if announced else variants or "plain"
-        out.append(f"{label}: {games} games agree ({time.time() - start:.0f} s)")
+        emit(f"{label}: {games} games agree ({time.time() - start:.0f} s)")
     return True
 
 
@@ -113,9 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.games < 1 or not 0 <= args.seed < 2**32:
         p.error("--games must be at least 1 and --seed in 0..2**32-1")
-    lines: list[str] = []
-    ok = run(args.games, args.seed, args.announced, lines)
-    print("\n".join(lines))
+    ok = run(args.games, args.seed, args.announced, lambda line: print(line, flush=True))
     return 0 if ok else 1
 
 

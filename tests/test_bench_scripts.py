@@ -41,8 +41,8 @@ def test_solver_ab_reads_the_probe_totals() -> None:
 def test_crosscheck_plays_every_variant_set_against_the_reference() -> None:
     cc = load("crosscheck")
     lines: list[str] = []
-    assert cc.run(15, 3, False, lines)
+    assert cc.run(15, 3, False, lines.append)
     assert len(lines) == len(cc.VARIANT_SETS) and all("15 games agree" in x for x in lines)
     lines = []
-    assert cc.run(15, 4, True, lines) and lines[0].startswith("announced: 15 games agree")
+    assert cc.run(15, 4, True, lines.append) and lines[0].startswith("announced: 15 games agree")
     assert cc.main(["--games", "2", "--seed", "5"]) == 0
