@@ -467,8 +467,11 @@ pub fn is_legal_bid(v: u16) -> bool {
     BIDS.contains(&v)
 }
 
-/// Signed matadors of the declarer's twelve cards: with n (positive) or without n (negative).
-/// Zero in null.
+/// The most matadors with or without: the four jacks and the seven other trumps of a suit game.
+pub const MAX_MATADORS: i32 = 11;
+
+/// Signed matadors of the declarer's twelve cards: with n (positive) or without n (negative),
+/// at most [`MAX_MATADORS`] either way. Zero in null.
 pub fn matadors(gt: GameType, cards: Cards) -> i32 {
     if gt.is_null() {
         return 0;
@@ -623,8 +626,8 @@ mod tests {
         assert_eq!(m(GameType::Grand, "D7"), -4);
         assert_eq!(m(GameType::Hearts, "DJ HA"), -3);
         let all_trumps = GameType::Diamonds.trumps();
-        assert_eq!(matadors(GameType::Diamonds, all_trumps), 11);
-        assert_eq!(matadors(GameType::Diamonds, Cards::EMPTY), -11);
+        assert_eq!(matadors(GameType::Diamonds, all_trumps), MAX_MATADORS);
+        assert_eq!(matadors(GameType::Diamonds, Cards::EMPTY), -MAX_MATADORS);
         assert_eq!(m(GameType::Null, "CJ"), 0);
     }
 }

@@ -7,6 +7,8 @@
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 
+use skat_core::rules::MAX_MATADORS;
+
 use crate::error::ArgumentError;
 
 /// `ob` as a `T` in `min..=max` (a range inside `T`'s).
@@ -74,9 +76,9 @@ pub fn usize_list_arg(ob: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
     ranged_list(ob, 0, usize::MAX as i128)
 }
 
-/// A signed matador count: with or without at most 11 (the four jacks and seven suit cards).
+/// A signed matador count: with or without at most [`MAX_MATADORS`].
 pub fn matadors_arg(ob: &Bound<'_, PyAny>) -> PyResult<i32> {
-    ranged(ob, -11, 11)
+    ranged(ob, -(MAX_MATADORS as i128), MAX_MATADORS as i128)
 }
 
 /// An optional seat or small number: `None` stays `None`.

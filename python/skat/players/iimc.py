@@ -66,6 +66,7 @@ from skat.defaults import (
 from skat.inference import make_inference
 from skat.players.base import PlayerSpecError, check_option, register
 from skat.players.kermit import KermitPlayer
+from skat.players.pimc import doubling_action, just_doubled, position_key
 from skat.players.rules import RulesPlayer
 
 __all__ = ["IimcPlayer", "InnerSpec", "RecursiveKermitPlayer", "parse_inner"]
@@ -164,16 +165,13 @@ def _card_or_doubling(
     """The card of the decision at ``view``, or Kontra / Re when legal and the seat's side wins
     at least that share of the playouts after its best card. The decision is kept for the
     same position once the seat has doubled (it then plays at once, without a new search)."""
-    at = (view.seat, len(view.played), view.kontra)
     last = player.last_decision
-    if last is None or player._decided_at != (at[0], at[1], at[2] - 1):
+    if last is None or not just_doubled(player._decided_at, view):
         last = player.decide(view)
-    player.last_decision, player._decided_at = last, at
-    doubling = next((a for a in legal if a.kind in ("kontra", "re")), None)
+    player.last_decision, player._decided_at = last, position_key(view)
+    doubling = doubling_action(legal, last.values, player.kontra, player.re)
     if doubling is not None:
-        win = max(v.win for v in last.values)
-        if win >= (player.kontra if doubling.kind == "kontra" else player.re):
-            return doubling
+        return doubling
     return next(a for a in legal if a.card == last.best)
 
 

@@ -41,6 +41,9 @@ Options (spec ``pimc:worlds=160,seed=3``):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from skat._core import (
     Action,
     Card,
@@ -65,7 +68,15 @@ from skat.players.ramsch import ramsch_rules_action
 from skat.players.rules import RulesPlayer
 from skat.tables import resolve as resolve_tables
 
-__all__ = ["PimcPlayer", "default_threads", "paranoid_filter", "paranoid_target"]
+__all__ = [
+    "PimcPlayer",
+    "default_threads",
+    "doubling_action",
+    "just_doubled",
+    "paranoid_filter",
+    "paranoid_target",
+    "position_key",
+]
 
 
 @register("pimc")
@@ -145,21 +156,51 @@ class PimcPlayer:
         if len(legal) == 1:
             return legal[0]
         last = self.last_decision
-        if last is not None and self._decided_at == (view.seat, len(view.played), view.kontra - 1):
+        if last is not None and just_doubled(self._decided_at, view):
             decision = last  # the same position, just after this seat said Kontra or Re
         else:
             decision = self.decide(view)
         self.last_decision = decision
-        self._decided_at = (view.seat, len(view.played), view.kontra)
-        doubling = next((a for a in legal if a.kind in ("kontra", "re")), None)
+        self._decided_at = position_key(view)
+        doubling = doubling_action(legal, decision.values, self.kontra, self.re)
         if doubling is not None:
-            win = max(v.win for v in decision.values)
-            if win >= (self.kontra if doubling.kind == "kontra" else self.re):
-                return doubling
+            return doubling
         best = decision.best
         if view.seat == view.declarer and len(view.hand) <= self.paranoid:
             best = paranoid_filter(view, decision)
         return next(a for a in legal if a.card == best)
+
+
+class _WinShare(Protocol):
+    """A card's value in a decision: the share of worlds or playouts the seat's side wins."""
+
+    @property
+    def win(self) -> float: ...
+
+
+def position_key(view: View) -> tuple[int, int, int]:
+    """Where a card-play decision was made: the seat, the cards played and the doubling level."""
+    return (view.seat, len(view.played), view.kontra)
+
+
+def just_doubled(decided_at: tuple[int, int, int] | None, view: View) -> bool:
+    """``view`` is the position of the decision made at ``decided_at`` (a
+    :func:`position_key`) right after the same seat said Kontra or Re there: the decision
+    still holds, and the seat now plays its card."""
+    return decided_at == (view.seat, len(view.played), view.kontra - 1)
+
+
+def doubling_action(
+    legal: Sequence[Action], values: Sequence[_WinShare], kontra: float, re: float
+) -> Action | None:
+    """Kontra or Re when one is legal and the seat's side wins at least that share
+    (``kontra`` for Kontra, ``re`` for Re) after its best card: the largest ``win`` of
+    ``values``, the decision's card values. ``None``: play a card."""
+    doubling = next((a for a in legal if a.kind in ("kontra", "re")), None)
+    if doubling is None:
+        return None
+    win = max(v.win for v in values)
+    return doubling if win >= (kontra if doubling.kind == "kontra" else re) else None
 
 
 def paranoid_filter(view: View, decision: PimcDecision) -> Card:

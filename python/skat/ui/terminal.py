@@ -28,7 +28,7 @@ from skat.display import card_markup, hand_markup
 from skat.ui import words
 from skat.ui.common import InputError, UiError, parse_action, ramsch_seats
 from skat.ui.session import Session
-from skat.ui.terminal_words import TERMINAL_WORDS, unwrapped
+from skat.ui.terminal_words import TERMINAL_WORDS
 
 __all__ = ["TerminalGame", "run"]
 
@@ -368,7 +368,7 @@ class TerminalGame:
                 self.show_hint()
                 continue
             if low == "help":
-                self.console.print(unwrapped(self.t["help"]), markup=False, highlight=False)
+                self.console.print(self.t["help"], markup=False, highlight=False)
                 continue
             if low == "sheet":
                 self.show_sheet()
@@ -486,7 +486,7 @@ class TerminalGame:
             elif low == "sheet":
                 self.show_sheet()
             elif low == "help":
-                self.console.print(unwrapped(self.t["help"]), markup=False, highlight=False)
+                self.console.print(self.t["help"], markup=False, highlight=False)
             elif low.split()[0] == "save":
                 parts = text.split(maxsplit=1)
                 path = parts[1] if len(parts) > 1 else f"skat-list-{s.seed}.iss"

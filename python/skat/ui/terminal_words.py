@@ -48,7 +48,7 @@ def unwrapped(text: str) -> str:
 
 TERMINAL_WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "help": HELP_EN,
+        "help": unwrapped(HELP_EN),
         "you": "[bold cyan]You[/]",
         "game_rule": "Game {n} of {total}",
         "you_are": "You are [bold]{seat}[/bold]; {dealer} dealt. Seats: {seats}",
@@ -124,7 +124,7 @@ TERMINAL_WORDS: dict[str, dict[str, str]] = {
         "interrupted": "\nInterrupted.",
     },
     "de": {
-        "help": HELP_DE,
+        "help": unwrapped(HELP_DE),
         "you": "[bold cyan]Du[/]",
         "game_rule": "Spiel {n} von {total}",
         "you_are": "Du sitzt in [bold]{seat}[/bold]; {dealer} hat gegeben. Plätze: {seats}",
@@ -202,6 +202,6 @@ TERMINAL_WORDS: dict[str, dict[str, str]] = {
         "interrupted": "\nAbgebrochen.",
     },
 }
-"""Template by language and key."""
+"""Template by language and key; the help paragraphs are unwrapped for the terminal to wrap."""
 
 __all__ = ["HELP_DE", "HELP_EN", "TERMINAL_WORDS", "unwrapped"]
