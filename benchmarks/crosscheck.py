@@ -1,6 +1,6 @@
 """Cross-check the Rust core against the pure-Python reference at scale.
 
-The test suite plays a few hundred games against ``tests/reference.py``; rare cases (a rule
+The test suite plays a few hundred games against ``tests/reference/``; rare cases (a rule
 that matters once in ten thousand games) need far more. This script plays ``--games`` random
 games per variant set, each through the core and the reference side by side: the same seat
 to move and the same legal actions at every step, the same result at the end, and the core's

@@ -37,7 +37,7 @@ def random_games(count: int, seed: int) -> list[Game]:
 
 
 def reference_wins(g: Game, card: Card, target: int) -> bool:
-    """Brute force: after ``card``, does the mover's side win (tests/reference.py minimax)?"""
+    """Brute force: after ``card``, does the mover's side win (tests/reference/ minimax)?"""
     assert g.contract is not None and g.declarer is not None
     after = g.copy()
     seat = after.to_move

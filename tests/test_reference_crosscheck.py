@@ -1,4 +1,4 @@
-"""The fast Rust core against the slow pure-Python reference (tests/reference.py), written
+"""The fast Rust core against the slow pure-Python reference (tests/reference/), written
 independently from rules.md: legal actions at every step, results, and perft counts."""
 
 from __future__ import annotations

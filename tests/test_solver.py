@@ -1,5 +1,5 @@
 """The open-handed solver through the Python API, cross-checked against the pure-Python
-minimax of tests/reference.py on small positions taken from real-looking games."""
+minimax of tests/reference/ on small positions taken from real-looking games."""
 
 from __future__ import annotations
 
