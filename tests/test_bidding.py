@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skat._core import Card, Cards, Contract, Deal, GameType, Phase, matadors
+from skat._core import Card, Cards, Contract, Deal, Game, GameType, Phase, matadors
 from skat.bidding import (
     KINDS,
     ModelError,
@@ -24,7 +24,8 @@ from skat.bidding import (
 )
 from skat.bidding.model import BiddingModel
 from skat.match import play
-from skat.players import make_player
+from skat.players import PlayerSpecError, make_player
+from skat.players.kermit import KermitPlayer
 from skat.records import read_records
 from skat.training.fit import logistic_fit, sample_from_game, samples_from_records
 from skat.training.generate import choose_contract, contract_actions
@@ -233,3 +234,36 @@ def test_bad_model_files_raise() -> None:
     arrays["null_cal"] = arrays["null_cal"][:3]
     with pytest.raises(ModelError):
         BiddingModel(arrays)
+
+
+def _game_with_hand_between(
+    seat: int, low: float, high: float, players: list[KermitPlayer]
+) -> Game:
+    """The first random deal whose ``seat`` holds a hand the tree values in [low, high) at 18,
+    with every player reset for it."""
+    for seed in range(300):
+        game = Game(Deal.random(seed))
+        for player in players:
+            player.new_game(seat, seed)
+        if low <= players[0].bid_value(game.view(seat), 18) < high:
+            return game
+    pytest.fail(f"no hand in [{low}, {high}) at 18 for seat {seat} in 300 deals")
+    raise AssertionError  # pytest.fail does not return
+
+
+def test_kermit_unopposed_threshold_applies_only_before_an_opponent_bids() -> None:
+    plain, bold = (
+        KermitPlayer(worlds=4, threads=1),
+        KermitPlayer(unopposed=0.3, worlds=4, threads=1),
+    )
+    # middlehand opens the auction: the unopposed player bids 18, the plain one passes
+    game = _game_with_hand_between(1, 0.3, 0.6, [plain, bold])
+    assert str(plain.act(game.view(1))) == "p"
+    assert str(bold.act(game.view(1))) == "18"
+    # forehand after middlehand's 18: both need the plain threshold to hold
+    game = _game_with_hand_between(0, 0.3, 0.6, [plain, bold])
+    game.apply("18")
+    assert str(plain.act(game.view(0))) == "p"
+    assert str(bold.act(game.view(0))) == "p"
+    with pytest.raises(PlayerSpecError):
+        make_player("kermit:unopposed=1.5")

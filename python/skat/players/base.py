@@ -115,6 +115,7 @@ OPTION_RANGES: dict[str, tuple[float | None, float | None]] = {
     "seconds": (0.0, None),
     "seed": (0, SEED_MAX),
     "threshold": (0.0, 1.0),
+    "unopposed": (0.0, 1.0),
     "candidates": (1, CANDIDATES_MAX),
     "pcut": (0.0, 0.999),
     "kontra": (0.0, 1.01),

@@ -2,7 +2,10 @@
 
 Bidding: the player bids (or holds) while the bidding tree's value at the next bid, the chance
 of winning a game that reaches it (:func:`skat.bidding.evaluate`), is at least ``threshold``
-(Kermit's B = 0.6; Zoot played 0.55). After winning the auction it compares the expected
+(Kermit's B = 0.6; Zoot played 0.55). With ``unopposed`` set, that value takes the
+threshold's place while neither opponent has bid or held yet (the seat is the first to bid,
+or the others passed without bidding); once an opponent has shown a hand worth a bid, ``threshold`` applies
+again. After winning the auction it compares the expected
 Seeger-Fabian score of picking up the skat (the mean over the 231 possible skats of the best
 discard and contract) with the best hand game (announcements included where they pay) and
 then declares the discard and contract of highest expected score, null ouvert included. A hand
@@ -13,7 +16,8 @@ play is the ``pimc`` player's, with the worlds drawn by card inference (:mod:`sk
 as declarer from the defenders' bids, as defender from the announced contract's 10+2 value
 and the other defender's bids.
 
-Options (spec ``kermit:threshold=0.55,worlds=40``): ``threshold``, ``model`` (path of a
+Options (spec ``kermit:threshold=0.55,worlds=40``): ``threshold``, ``unopposed`` (default
+none: ``threshold`` throughout), ``model`` (path of a
 bidding model ``.npz``; default the packaged one), ``inference`` (``SD`` as declarer and
 defender, the default; ``S`` or ``D`` one side only; ``NI`` none: uniform worlds),
 ``candidates`` (uniform candidate worlds weighed per decision, default 2000),
@@ -77,6 +81,7 @@ class KermitPlayer(PimcPlayer):
     def __init__(
         self,
         threshold: float = KERMIT_THRESHOLD,
+        unopposed: float | None = None,
         model: str | None = None,
         worlds: int = WORLDS,
         seconds: float | None = None,
@@ -98,6 +103,8 @@ class KermitPlayer(PimcPlayer):
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {threshold}")
+        if unopposed is not None and not 0.0 <= unopposed <= 1.0:
+            raise ValueError(f"unopposed must be in [0, 1], got {unopposed}")
         sides = str(inference).strip().upper()
         if sides not in SIDES:
             raise ValueError(f"inference must be one of {', '.join(SIDES)}, got {inference!r}")
@@ -122,6 +129,7 @@ class KermitPlayer(PimcPlayer):
             tables=tables,
         )
         self.threshold = threshold
+        self.unopposed = unopposed
         self.model: BiddingModel = BiddingModel.load(model) if model else default_model()
         self.sides = sides
         self.candidates = candidates
@@ -198,14 +206,22 @@ class KermitPlayer(PimcPlayer):
             self._hand[bid] = self.model.tables.best_hand(view.hand, view.seat, bid)
         return self._hand[bid]
 
+    def bid_threshold(self, view: View) -> float:
+        """The win probability this seat needs to bid or hold now: ``unopposed`` while no
+        opponent has bid or held yet (when set), else ``threshold``."""
+        if self.unopposed is None or opponent_has_bid(view):
+            return self.threshold
+        return self.unopposed
+
     def _bid(self, view: View, legal: list[Action]) -> Action:
+        threshold = self.bid_threshold(view)
         hold = next((a for a in legal if a.kind == "hold"), None)
         if hold is not None:
-            keep = self.bid_value(view, view.bid) >= self.threshold
+            keep = self.bid_value(view, view.bid) >= threshold
             return hold if keep or self._sure_reaches(view, view.bid) else _pass(legal)
         nxt = next((a for a in legal if a.kind == "bid"), None)
         if nxt is not None and nxt.bid is not None:
-            if self.bid_value(view, nxt.bid) >= self.threshold:
+            if self.bid_value(view, nxt.bid) >= threshold:
                 return nxt
             if self._sure_reaches(view, nxt.bid):
                 return nxt
@@ -284,6 +300,18 @@ class KermitPlayer(PimcPlayer):
         if view.phase == Phase.DECLARE:
             return self._declare(view, legal)
         return super().act(view)
+
+
+def opponent_has_bid(view: View) -> bool:
+    """Whether another seat has said a bid or held one in this auction so far.
+
+    >>> import skat
+    >>> game = skat.Game(skat.Deal.random(seed=7))
+    >>> game.apply("18")                       # middlehand bids
+    >>> opponent_has_bid(game.view(0)), opponent_has_bid(game.view(1))
+    (True, False)
+    """
+    return any(seat != view.seat and a.kind in ("bid", "hold") for seat, a in view.history)
 
 
 def _pass(legal: list[Action]) -> Action:
