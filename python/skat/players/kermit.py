@@ -4,9 +4,9 @@ Bidding: the player bids (or holds) while the bidding tree's value at the next b
 of winning a game that reaches it (:func:`skat.bidding.evaluate`), is at least ``threshold``
 (Kermit's B = 0.6; Zoot played 0.55). With ``unopposed`` set, that value takes the
 threshold's place while neither opponent has bid or held yet (the seat is the first to bid,
-or the others passed without bidding); once an opponent has shown a hand worth a bid, ``threshold`` applies
-again. After winning the auction it compares the expected
-Seeger-Fabian score of picking up the skat (the mean over the 231 possible skats of the best
+or the others passed without bidding); once an opponent has shown a hand worth a bid,
+``threshold`` applies again. After winning the auction it compares the expected Seeger-Fabian
+score of picking up the skat (the mean over the 231 possible skats of the best
 discard and contract) with the best hand game (announcements included where they pay) and
 then declares the discard and contract of highest expected score, null ouvert included. A hand
 game that paranoid search proves sure (:mod:`skat.bidding.paranoid`: whatever the skat and the
