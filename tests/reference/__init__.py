@@ -1,6 +1,6 @@
 """Slow, obviously-correct reference implementation of the Skat rules.
 
-This module is a second, independent implementation of the rules in
+This package is a second, independent implementation of the rules in
 ``docs/rules.md`` (the International Skat Order plus the project's Decisions).
 It is used by the test suite to cross-check the fast core on random cases, so
 it favours clarity over speed everywhere and never imports the ``skat``
