@@ -29,15 +29,16 @@ if str(ROOT) not in sys.path:  # the reference lives in the tests package
     sys.path.insert(0, str(ROOT))
 
 import skat  # noqa: E402
-from tests import reference as ref  # noqa: E402
 from tests.policies import sensible_random_action  # noqa: E402
-from tests.test_reference_crosscheck import compare_results  # noqa: E402
+from tests.test_reference_crosscheck import (  # noqa: E402
+    ANNOUNCED_DECLARATIONS,
+    check_same_position,
+    compare_results,
+    ref_game,
+)
 
 VARIANT_SETS = ["", "kontra", "kontra bock", "ramsch", "schieberamsch bock", "kontra bock ramsch"]
 """The table variants played, one pass of ``--games`` games each."""
-
-ANNOUNCED = ["CHS", "CHZ", "GHZ", "SHZ", "GO", "DO", "NOH", "GHS"]
-"""The hand and ouvert declarations of ``--announced``."""
 
 
 class Disagreement(Exception):
@@ -48,24 +49,18 @@ def play_one(deal_seed: int, variants: str, rng: random.Random, announced: bool)
     """Plays one game through the core and the reference; raises :class:`Disagreement`."""
     deal = skat.Deal.random(deal_seed)
     core = skat.Game(deal, variants=variants)
-    slow = ref.RefGame(
-        deal.to_iss().split("."),
-        kontra="kontra" in variants,
-        bock="bock" in variants,
-        ramsch="ramsch" in variants,
-        schieberamsch="schieberamsch" in variants,
-    )
+    slow = ref_game(deal, variants)
     if announced:
-        for token in ["18", "p", "p", rng.choice(ANNOUNCED)]:
+        for token in ["18", "p", "p", rng.choice(ANNOUNCED_DECLARATIONS)]:
             core.apply(token)
             slow.apply(token)
     uniform = rng.random() < 0.3
     while not core.is_over:
+        try:
+            check_same_position(core, slow)
+        except AssertionError:
+            raise Disagreement(f"legal actions differ in {core.to_iss()}") from None
         legal = core.legal_actions()
-        if core.to_move != slow.to_move or set(legal) != {
-            skat.Action(t) for t in slow.legal_tokens()
-        }:
-            raise Disagreement(f"legal actions differ in {core.to_iss()}")
         doubles = [a for a in legal if a.kind in ("kontra", "re")]
         if doubles and rng.random() < 0.4:
             action = doubles[0]

@@ -248,7 +248,6 @@ def _game_with_hand_between(
         if low <= players[0].bid_value(game.view(seat), 18) < high:
             return game
     pytest.fail(f"no hand in [{low}, {high}) at 18 for seat {seat} in 300 deals")
-    raise AssertionError  # pytest.fail does not return
 
 
 def test_kermit_unopposed_threshold_applies_only_before_an_opponent_bids() -> None:

@@ -12,9 +12,26 @@ import skat
 from tests import reference as ref
 from tests.policies import sensible_random_action
 
+ANNOUNCED_DECLARATIONS = ["CHS", "CHZ", "GHZ", "SHZ", "GO", "DO", "NOH", "GHS"]
+"""Hand games with schneider or schwarz announced and ouvert games, as ISS declarations."""
 
-def ref_game(deal: skat.Deal) -> ref.RefGame:
-    return ref.RefGame(deal.to_iss().split("."))
+
+def ref_game(deal: skat.Deal, variants: str = "") -> ref.RefGame:
+    """The reference game of ``deal`` at a table with ``variants`` (the core's variant words)."""
+    return ref.RefGame(
+        deal.to_iss().split("."),
+        kontra="kontra" in variants,
+        bock="bock" in variants,
+        ramsch="ramsch" in variants,
+        schieberamsch="schieberamsch" in variants,
+    )
+
+
+def check_same_position(core: skat.Game, slow: ref.RefGame) -> None:
+    """The core and the reference have the same seat to move and the same legal actions."""
+    assert core.to_move == slow.to_move, core.to_iss()
+    legal = set(core.legal_actions())
+    assert legal == {skat.Action(t) for t in slow.legal_tokens()}, core.to_iss()
 
 
 def compare_results(core: skat.GameResult, r: dict[str, object]) -> None:
@@ -71,13 +88,13 @@ def test_announced_contracts_agree_with_the_reference() -> None:
         deal = skat.Deal.random(40_000 + seed)
         core = skat.Game(deal)
         slow = ref_game(deal)
-        declaration = rng.choice(["CHS", "CHZ", "GHZ", "SHZ", "GO", "DO", "NOH", "GHS"])
+        declaration = rng.choice(ANNOUNCED_DECLARATIONS)
         for token in ["18", "p", "p", declaration]:
             core.apply(token)
             slow.apply(token)
         while not core.is_over:
+            check_same_position(core, slow)
             legal = core.legal_actions()
-            assert set(legal) == {skat.Action(t) for t in slow.legal_tokens()}, core.to_iss()
             # the declarer leads high, the defenders play low: she often takes nine tricks
             cards = sorted(legal, key=lambda a: a.card.points if a.card else 0)
             a = cards[-1] if core.to_move == core.declarer else cards[0]
@@ -151,24 +168,16 @@ def test_variants_agree_with_the_reference(variants: str) -> None:
     the same results; announcements are taken often, so that every window is exercised, and
     the auctions pass more often than at a real table, so that Ramsch comes up."""
     rng = random.Random(len(variants))
-    kontra, bock = "kontra" in variants, "bock" in variants
-    ramsch, schieben = "ramsch" in variants, "schieberamsch" in variants
+    kontra, bock, ramsch = "kontra" in variants, "bock" in variants, "ramsch" in variants
     ramsches = 0
     levels = set()
     for seed in range(200):
         deal = skat.Deal.random(20_000 + seed)
         core = skat.Game(deal, variants=variants)
-        slow = ref.RefGame(
-            deal.to_iss().split("."),
-            kontra=kontra,
-            bock=bock,
-            ramsch=ramsch,
-            schieberamsch=schieben,
-        )
+        slow = ref_game(deal, variants)
         while not core.is_over:
-            assert core.to_move == slow.to_move
+            check_same_position(core, slow)
             legal = core.legal_actions()
-            assert set(legal) == {skat.Action(t) for t in slow.legal_tokens()}, core.to_iss()
             doubles = [a for a in legal if a.kind in ("kontra", "re")]
             take = doubles and rng.random() < 0.5
             a = doubles[0] if take else sensible_random_action(core, rng)
