@@ -57,10 +57,9 @@ def play_one(deal_seed: int, variants: str, rng: random.Random, announced: bool)
     uniform = rng.random() < 0.3
     while not core.is_over:
         try:
-            check_same_position(core, slow)
+            legal = check_same_position(core, slow)
         except AssertionError:
             raise Disagreement(f"legal actions differ in {core.to_iss()}") from None
-        legal = core.legal_actions()
         doubles = [a for a in legal if a.kind in ("kontra", "re")]
         if doubles and rng.random() < 0.4:
             action = doubles[0]

@@ -27,11 +27,13 @@ def ref_game(deal: skat.Deal, variants: str = "") -> ref.RefGame:
     )
 
 
-def check_same_position(core: skat.Game, slow: ref.RefGame) -> None:
-    """The core and the reference have the same seat to move and the same legal actions."""
+def check_same_position(core: skat.Game, slow: ref.RefGame) -> list[skat.Action]:
+    """Asserts that the core and the reference have the same seat to move and the same legal
+    actions; returns the core's legal actions."""
     assert core.to_move == slow.to_move, core.to_iss()
-    legal = set(core.legal_actions())
-    assert legal == {skat.Action(t) for t in slow.legal_tokens()}, core.to_iss()
+    legal = core.legal_actions()
+    assert set(legal) == {skat.Action(t) for t in slow.legal_tokens()}, core.to_iss()
+    return legal
 
 
 def compare_results(core: skat.GameResult, r: dict[str, object]) -> None:
@@ -68,9 +70,7 @@ def test_legal_actions_and_results_agree(policy: str) -> None:
         core = skat.Game(deal)
         slow = ref_game(deal)
         while not core.is_over:
-            assert core.to_move == slow.to_move
-            legal = core.legal_actions()
-            assert set(legal) == {skat.Action(t) for t in slow.legal_tokens()}, core.to_iss()
+            legal = check_same_position(core, slow)
             a = sensible_random_action(core, rng) if policy == "sensible" else rng.choice(legal)
             core.apply(a)
             slow.apply(str(a))
@@ -93,8 +93,7 @@ def test_announced_contracts_agree_with_the_reference() -> None:
             core.apply(token)
             slow.apply(token)
         while not core.is_over:
-            check_same_position(core, slow)
-            legal = core.legal_actions()
+            legal = check_same_position(core, slow)
             # the declarer leads high, the defenders play low: she often takes nine tricks
             cards = sorted(legal, key=lambda a: a.card.points if a.card else 0)
             a = cards[-1] if core.to_move == core.declarer else cards[0]
@@ -176,8 +175,7 @@ def test_variants_agree_with_the_reference(variants: str) -> None:
         core = skat.Game(deal, variants=variants)
         slow = ref_game(deal, variants)
         while not core.is_over:
-            check_same_position(core, slow)
-            legal = core.legal_actions()
+            legal = check_same_position(core, slow)
             doubles = [a for a in legal if a.kind in ("kontra", "re")]
             take = doubles and rng.random() < 0.5
             a = doubles[0] if take else sensible_random_action(core, rng)
