@@ -457,3 +457,10 @@ def test_tournaments_on_the_same_deals_compare_deal_by_deal(
         main(["tournament-compare", str(tmp_path / "none.sgf"), str(b), "--a", "x", "--b", "y"])
         == 2
     )
+    # a file cut short inside a deal: that deal is left out, not averaged over some seatings
+    cut = tmp_path / "cut.sgf"
+    lines = a.read_text().splitlines(keepends=True)
+    cut.write_text("".join(lines[:-1]))
+    assert sorted(deal_points(cut, "rules")) == [0, 1, 2]
+    assert compare(cut, "rules", b, "random:seed=2")["deals"] == 3
+    assert deal_margins(cut, "rules") == {k: lead[k] for k in range(3)}

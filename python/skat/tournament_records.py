@@ -11,6 +11,10 @@ opponent in its own file, per deal (its points minus the other player's: the tou
 paired difference), so that two variants of a player are compared by what they gain against
 the same opponent.
 
+A file cut short (a run killed while writing) can end inside a deal. Only whole deals count:
+a deal with fewer games than the file's fullest deal is left out, so a deal's points are
+never the mean over some of its seatings.
+
 >>> import os, tempfile
 >>> from skat.tournament import run
 >>> d = tempfile.mkdtemp()
@@ -36,10 +40,11 @@ __all__ = ["compare", "deal_margins", "deal_points"]
 
 
 def _scores(path: str | os.PathLike[str]) -> dict[str, dict[int, list[float]]]:
-    """Every player's Seeger-Fabian scores per deal (one entry per game, the mean over its
-    seats there), by label and deal index; a ``ValueError`` if a record has no tournament
-    ID."""
+    """Every player's Seeger-Fabian scores per whole deal (one entry per game, the mean over
+    its seats there), by label and deal index; a ``ValueError`` if a record has no tournament
+    ID. Deals with fewer finished games than the file's fullest deal are left out."""
     scores: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    games: dict[int, int] = defaultdict(int)
     for game in read_iss(path):
         rid = game.record_id
         parsed = parse_record_id(rid)
@@ -47,6 +52,7 @@ def _scores(path: str | os.PathLike[str]) -> dict[str, dict[int, list[float]]]:
             raise ValueError(f"{os.fspath(path)}: record {rid!r} has no tournament ID")
         if game.result is None:
             continue
+        games[parsed[1]] += 1
         names = dict(game.header)
         seats: dict[str, list[int]] = defaultdict(list)
         for s in range(3):
@@ -55,6 +61,11 @@ def _scores(path: str | os.PathLike[str]) -> dict[str, dict[int, list[float]]]:
         result = game.result.scores
         for label, mine in seats.items():
             scores[label][parsed[1]].append(sum(result[s] for s in mine) / len(mine))
+    whole = max(games.values(), default=0)
+    cut = {deal for deal, n in games.items() if n < whole}
+    for by_deal in scores.values():
+        for deal in cut:
+            by_deal.pop(deal, None)
     return scores
 
 
