@@ -11,9 +11,10 @@ opponent in its own file, per deal (its points minus the other player's: the tou
 paired difference), so that two variants of a player are compared by what they gain against
 the same opponent.
 
-A file cut short (a run killed while writing) can end inside a deal. Only whole deals count:
-a deal with fewer games than the file's fullest deal is left out, so a deal's points are
-never the mean over some of its seatings.
+A file that stops after some of a deal's games (a run stopped between two records) would
+otherwise average that deal over some of its seatings. Only whole deals count: a deal with
+fewer finished games than the file's fullest deal is left out. (A record cut off in the
+middle of its line is a ``RecordError``, as everywhere :func:`skat.records.read_iss` reads.)
 
 >>> import os, tempfile
 >>> from skat.tournament import run

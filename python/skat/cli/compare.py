@@ -18,8 +18,8 @@ HELP = """\
 Compares a player in one tournament's records with a player in another's, deal by deal:
 per deal, each player's points per list (36 x the mean Seeger-Fabian score of its seats
 over the deal's games), and the mean difference over the deals both files have with its
-standard error and 95% interval. Only whole deals count: a file cut short inside a deal (a
-run killed while writing) loses that deal. The tournaments must share their seed
+standard error and 95% interval. Only whole deals count: a file that stops after some of a
+deal's games loses that deal. The tournaments must share their seed
 (cardplay: and their bidder), so that deal j is the same deal in both; the record files are
 those of 'skat tournament --records' or 'skat tournament-table --records-dir'.
 
