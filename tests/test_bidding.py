@@ -23,6 +23,7 @@ from skat.bidding import (
     win_probability,
 )
 from skat.bidding.model import BiddingModel
+from skat.defaults import KERMIT_THRESHOLD, KERMIT_UNOPPOSED
 from skat.match import play
 from skat.players import PlayerSpecError, make_player
 from skat.players.kermit import KermitPlayer
@@ -216,8 +217,8 @@ def test_kermit_plays_legal_games_and_follows_its_threshold() -> None:
         s = sample_from_game(game)
         if s is not None and game.result is not None and game.result.declarer == 0:
             assert game.contract is not None
-    cautious = make_player("kermit:threshold=0.99,worlds=4,threads=1")
-    bold = make_player("kermit:threshold=0.01,worlds=4,threads=1")
+    cautious = make_player("kermit:threshold=0.99,unopposed=none,worlds=4,threads=1")
+    bold = make_player("kermit:threshold=0.01,unopposed=none,worlds=4,threads=1")
     deal = Deal.random(11)
     g1 = play(
         [cautious, make_player("rules"), make_player("rules")], deal, seed=1, until=Phase.SKAT
@@ -252,7 +253,7 @@ def _game_with_hand_between(
 
 def test_kermit_unopposed_threshold_applies_only_before_an_opponent_bids() -> None:
     plain, bold = (
-        KermitPlayer(worlds=4, threads=1),
+        KermitPlayer(unopposed=None, worlds=4, threads=1),
         KermitPlayer(unopposed=0.3, worlds=4, threads=1),
     )
     # middlehand opens the auction: the unopposed player bids 18, the plain one passes
@@ -266,3 +267,14 @@ def test_kermit_unopposed_threshold_applies_only_before_an_opponent_bids() -> No
     assert str(bold.act(game.view(0))) == "p"
     with pytest.raises(PlayerSpecError):
         make_player("kermit:unopposed=1.5")
+
+
+def test_default_kermit_opens_at_its_unopposed_value() -> None:
+    default = KermitPlayer(worlds=4, threads=1)
+    plain = KermitPlayer(unopposed=None, worlds=4, threads=1)
+    assert KERMIT_UNOPPOSED is not None and KERMIT_UNOPPOSED < KERMIT_THRESHOLD
+    assert (default.unopposed, default.threshold) == (KERMIT_UNOPPOSED, KERMIT_THRESHOLD)
+    # a middlehand hand between the two values: opened by default, passed by the threshold
+    game = _game_with_hand_between(1, KERMIT_UNOPPOSED, KERMIT_THRESHOLD, [default, plain])
+    assert str(default.act(game.view(1))) == "18"
+    assert str(plain.act(game.view(1))) == "p"

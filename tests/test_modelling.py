@@ -84,6 +84,15 @@ def test_tracker_threshold_is_capped() -> None:
     t.errors[("a", "b")] = (-3.0, 3)  # lost every game it was sure to win
     t.new_game(0, 1)
     assert t.threshold == 0.75
+    # the unopposed value moves by the same (capped) amount; none stays none
+    assert t.base_unopposed is not None
+    assert t.unopposed == pytest.approx(t.base_unopposed + 0.75 - t.base_threshold)
+    plain = make_player(f"tracker:unopposed=none,{FAST}")
+    assert isinstance(plain, TrackerPlayer)
+    plain.meet(0, ("me", "a", "b"))
+    plain.errors[("a", "b")] = (-3.0, 3)
+    plain.new_game(0, 1)
+    assert (plain.threshold, plain.unopposed) == (0.75, None)
 
 
 def test_count_learns_mistake_rates_and_sets_its_threshold() -> None:

@@ -236,7 +236,7 @@ def test_threshold_estimate_finds_a_threshold_players_threshold(tmp_path: Path) 
     lines = []
     for s in range(10):
         specs = ["kermit:threshold=0.45", "kermit:threshold=0.7", "kermit:threshold=0.45"]
-        players = [make_player(f"{x},worlds=1,threads=1") for x in specs]
+        players = [make_player(f"{x},unopposed=none,worlds=1,threads=1") for x in specs]
         g = play(players, Deal.random(s), seed=s, until=Phase.PLAY)
         lines.append(named_record(g.to_iss(), "t", str(s), ["low", "high", "low"]))
     found = estimate_thresholds([Game.from_iss(line) for line in lines])

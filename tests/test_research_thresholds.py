@@ -60,10 +60,17 @@ def test_threshold_estimate_study_finds_known_thresholds(tmp_path: Path) -> None
         passes = [rng.random() for _ in range(rng.randrange(1, 6))]
         assert estimate(bids, passes) == ThresholdEstimate(bids, passes).estimate()
     assert checkpoints_for(120) == [10, 20, 50, 100, 120]
-    specs = ["kermit:threshold=0.5,worlds=1", "kermit:threshold=0.7,worlds=1", "rules"]
+    specs = [
+        "kermit:threshold=0.5,worlds=1",
+        "kermit:threshold=0.7,unopposed=none,worlds=1",
+        "rules",
+    ]
     r = study(specs, auctions=60, seed=4)
     truths = {p["spec"]: p["truth"] for p in r["players"]}
     assert truths == {specs[0]: 0.5, specs[1]: 0.7, "rules": None}
+    # a kermit opening on another value than its threshold has no single threshold
+    opener = study(["kermit:threshold=0.7,worlds=1", *specs[:2]], auctions=1, seed=4)
+    assert [p["truth"] for p in opener["players"]] == [None, 0.5, 0.7]
     for p in r["players"][:2]:
         last = p["checkpoints"][-1]
         # a threshold bidder's inequalities all hold at its threshold: the estimate (the

@@ -35,6 +35,12 @@ THREADS_ENV = "SKAT_THREADS"
 KERMIT_THRESHOLD = 0.6
 """Kermit bids while its win probability at the next bid is at least this (Kermit's B)."""
 
+KERMIT_UNOPPOSED: float | None = 0.5
+"""The win probability Kermit needs instead of :data:`KERMIT_THRESHOLD` while neither opponent
+has bid or held yet (``kermit:unopposed=none``: the threshold throughout). Chosen by paired
+full-game tournaments (docs/bidding.md): against cautious bidders it declares more of the
+games nobody else wants and gains; against bidders like itself it is level."""
+
 DECLARE_CANDIDATES = 0
 """How many of the learned tables' best suit and grand declarations the ``kermit`` declarer
 compares by open-handed search after picking up (0: the tables decide alone)."""
@@ -68,13 +74,13 @@ RAMSCH_WORLDS = 20
 """The most worlds a PIMC player searches per Ramsch decision (each world is one open-handed
 Ramsch search, millions of nodes at the second trick, far fewer from the fourth on)."""
 
-RAMSCH_STUDY_PLAYER = "kermit:worlds=10"
-"""``skat research ramsch``: the candidate."""
+RAMSCH_STUDY_PLAYER = "kermit:worlds=10,unopposed=none"
+"""``skat research ramsch``: the candidate (bidding by one threshold, as Kermit did)."""
 RAMSCH_STUDY_DEALS = 200
 """``skat research ramsch``: deals (four games each)."""
 
-KONTRA_STUDY_PLAYER = "kermit:worlds=10,points=false"
-"""``skat research kontra``: who plays the games."""
+KONTRA_STUDY_PLAYER = "kermit:worlds=10,points=false,unopposed=none"
+"""``skat research kontra``: who plays the games (bidding by one threshold)."""
 KONTRA_STUDY_JUDGE = "kermit:worlds=20,points=false"
 """``skat research kontra``: whose estimates are judged."""
 KONTRA_STUDY_GAMES = 300
@@ -103,18 +109,22 @@ SOFTMAXN_DECLARER = "win"
 SOFTMAXN_DEFENDER = "team"
 """The ``softmaxn`` defender's own kind: ``team`` (the declarer's level, lower is better)."""
 
-THRESHOLD_ESTIMATE_PLAYERS = ("kermit:threshold=0.5", "mistake:rate=0.1,threshold=0.7", "rules")
+THRESHOLD_ESTIMATE_PLAYERS = (
+    "kermit:threshold=0.5",
+    "mistake:rate=0.1,threshold=0.7,unopposed=none",
+    "rules",
+)
 """``skat research threshold-estimate``: the three bidders (the thesis's section 8.3 cases)."""
 THRESHOLD_ESTIMATE_AUCTIONS = 2000
 """``skat research threshold-estimate``: auctions bid."""
 THRESHOLD_ESTIMATE_TOL = 0.02
 """``skat research threshold-estimate``: how close to the truth counts as found."""
 
-SOFTMAXN_STUDY_OBSERVER = "softmaxn:worlds=10,points=false"
+SOFTMAXN_STUDY_OBSERVER = "softmaxn:worlds=10,points=false,unopposed=none"
 """``skat research softmaxn``: the observer whose inference is judged."""
 SOFTMAXN_STUDY_LINEUPS = (
-    "softmaxn:declarer=points,defender=greedy,infer=false,worlds=10,points=false",
-    "softmaxn:declarer=win,defender=min,infer=false,worlds=10,points=false",
+    "softmaxn:declarer=points,defender=greedy,infer=false,worlds=10,points=false,unopposed=none",
+    "softmaxn:declarer=win,defender=min,infer=false,worlds=10,points=false,unopposed=none",
 )
 """``skat research softmaxn``: the opponents' line-ups, each of known kinds."""
 SOFTMAXN_STUDY_GAMES = 100
@@ -125,7 +135,7 @@ IIMC_WORLDS = 20
 
 IIMC_SEED = 1
 IIMC_DEALS = 10
-IIMC_BIDDER = "kermit:worlds=1,threads=1"
+IIMC_BIDDER = "kermit:worlds=1,threads=1,unopposed=none"
 """Who bids and declares in ``skat research iimc`` (cheap: only its auctions are used)."""
 IIMC_DEFENDERS = "kermit:worlds=20,points=false"
 
@@ -244,8 +254,9 @@ KNN_K = 25
 KNN_DEALS = 2000
 """Labelled deals of ``skat train knn`` (15 labelled hands each)."""
 
-SELFPLAY_PLAYERS = "kermit:worlds=10,points=false"
-"""The player of every seat in ``skat train selfplay``: Kermit's bidding, cheap PIMC card play."""
+SELFPLAY_PLAYERS = "kermit:worlds=10,points=false,unopposed=none"
+"""The player of every seat in ``skat train selfplay``: Kermit's bidding by one threshold (the
+auctions the packaged bidding model learned from), cheap PIMC card play."""
 
 SELFPLAY_SHARD_GAMES = 1000
 """Games per shard file of a self-play run."""
@@ -254,10 +265,10 @@ SELFPLAY_CHUNK_GAMES = 50
 """Games per task handed to a worker in a self-play run."""
 
 TRAIN_HELD_OUT = 0.2
-SWEEP_PLAYER = "kermit:worlds=20,points=false"
-"""The candidate of ``skat research thresholds``."""
+SWEEP_PLAYER = "kermit:worlds=20,points=false,unopposed=none"
+"""The candidate of ``skat research thresholds`` (one threshold, the one swept)."""
 
-SWEEP_OPPONENTS = ("rules", "kermit:worlds=20,points=false")
+SWEEP_OPPONENTS = ("rules", "kermit:worlds=20,points=false,unopposed=none")
 SWEEP_THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75)
 SWEEP_DEALS = 200
 
@@ -267,8 +278,9 @@ CURVE_SIZES = (7_000, 25_000, 50_000, 100_000, 200_000)
 CURVE_HELD_OUT = 0.1
 """Test share of ``skat train curve``."""
 
-TRAIN_BIDDER = "kermit:worlds=1,threads=1"
-"""The player whose auctions the inference tables learn."""
+TRAIN_BIDDER = "kermit:worlds=1,threads=1,unopposed=none"
+"""The player whose auctions the inference tables learn (by one threshold: the auctions the
+packaged tables learned from)."""
 
 TRAIN_SMOOTHING = 30.0
 """Prior weight of the inference tables' smoothing."""

@@ -181,12 +181,26 @@ def _convert(text: str, annotation: Any) -> Any:
 
 
 def _annotations(factory: Callable[..., Player]) -> dict[str, Any]:
-    """The evaluated annotations of the factory's parameters (empty where they cannot be)."""
-    try:
-        sig = inspect.signature(factory, eval_str=True)
-    except (TypeError, ValueError, NameError, AttributeError, SyntaxError):
-        return {}
-    return {n: p.annotation for n, p in sig.parameters.items()}
+    """The evaluated annotations of the factory's parameters (empty where they cannot be); a
+    class whose ``__init__`` passes ``**options`` on also gets its base classes' annotations
+    for the names it does not declare itself (``tracker:unopposed=none`` is read as
+    ``kermit`` reads it)."""
+    sources: list[Callable[..., Any]] = [factory]
+    if isinstance(factory, type):
+        sources += [vars(c)["__init__"] for c in factory.__mro__[1:] if "__init__" in vars(c)]
+    hints: dict[str, Any] = {}
+    for source in sources:
+        try:
+            sig = inspect.signature(source, eval_str=True)
+        except (TypeError, ValueError, NameError, AttributeError, SyntaxError):
+            continue
+        for name, param in sig.parameters.items():
+            if param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
+                continue
+            hints.setdefault(name, param.annotation)
+        if not any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values()):
+            break
+    return hints
 
 
 def _load_class(spec: str, where: str, name: str) -> Callable[..., Player]:

@@ -33,7 +33,7 @@ Kermit's card inference, and playouts by PIMC with ``m`` worlds that draws its o
 inference (``inner_candidates`` candidates per playout decision). Options (spec ``rk:n=20,m=10``):
 ``n``, ``m``, ``points`` (the playout PIMC's card-point tie-break, default off), ``seconds``,
 ``threads``, ``seed``, ``inner_candidates``, ``kontra``, ``re`` (as for ``iimc``) and Kermit's
-``threshold``, ``model``, ``inference``, ``candidates``, ``inference_tables``.
+``threshold``, ``unopposed``, ``model``, ``inference``, ``candidates``, ``inference_tables``.
 
 >>> from skat.players import make_player
 >>> p = make_player("iimc:worlds=8,inner=iimc:worlds=2;inner=pimc:worlds=3,threads=1")
@@ -55,6 +55,7 @@ from skat.defaults import (
     INFERENCE_CANDIDATES,
     INFERENCE_SIDES,
     KERMIT_THRESHOLD,
+    KERMIT_UNOPPOSED,
     KONTRA_THRESHOLD,
     PIMC_TT_MB,
     RE_THRESHOLD,
@@ -252,6 +253,7 @@ class RecursiveKermitPlayer:
         seed: int = 0,
         inner_candidates: int = RK_INNER_CANDIDATES,
         threshold: float = KERMIT_THRESHOLD,
+        unopposed: float | None = KERMIT_UNOPPOSED,
         model: str | None = None,
         inference: str = INFERENCE_SIDES,
         candidates: int = INFERENCE_CANDIDATES,
@@ -270,6 +272,7 @@ class RecursiveKermitPlayer:
         # Kermit's bidding, declaration and inference (its own PIMC engine stays unused)
         self.kermit = KermitPlayer(
             threshold=threshold,
+            unopposed=unopposed,
             model=model,
             worlds=m,
             threads=1,

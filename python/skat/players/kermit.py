@@ -2,26 +2,29 @@
 
 Bidding: the player bids (or holds) while the bidding tree's value at the next bid, the chance
 of winning a game that reaches it (:func:`skat.bidding.evaluate`), is at least ``threshold``
-(Kermit's B = 0.6; Zoot played 0.55). With ``unopposed`` set, that value takes the threshold's
-place while neither opponent has bid or held yet (the seat is the first to bid, or the others
-passed without bidding); once an opponent has shown a hand worth a bid, ``threshold`` applies
-again. After winning the auction it compares the expected Seeger-Fabian score of picking up the
-skat (the mean over the 231 possible skats of the best discard and contract) with the best hand
-game (announcements included where they pay) and then declares the discard and contract of
-highest expected score, null ouvert included. A hand game that paranoid search proves sure
+(Kermit's B = 0.6; Zoot played 0.55), or ``unopposed`` (default 0.5) instead while neither
+opponent has bid or held yet (the seat is the first to bid, or the others passed without
+bidding): a hand nobody else has shown interest in is declared more boldly, and once an
+opponent has shown a hand worth a bid, ``threshold`` applies again. After winning the auction
+it compares the expected Seeger-Fabian score of picking up the skat (the mean over the 231
+possible skats of the best discard and contract) with the best hand game (announcements
+included where they pay) and then declares the discard and contract of highest expected score,
+null ouvert included. A hand game that paranoid search proves sure
 (:mod:`skat.bidding.paranoid`: whatever the skat and the defenders' cards) is valued exactly,
 and the player bids up to its value even where the learned evaluation would pass. Card play is
 the ``pimc`` player's, with the worlds drawn by card inference (:mod:`skat.inference`): as
 declarer from the defenders' bids, as defender from the announced contract's 10+2 value and the
 other defender's bids.
 
-Options (spec ``kermit:threshold=0.55,worlds=40``): ``threshold``, ``unopposed`` (default none:
-``threshold`` throughout), ``model`` (path of a bidding model ``.npz``; default the packaged
-one), ``inference`` (``SD`` as declarer and defender, the default; ``S`` or ``D`` one side
-only; ``NI`` none: uniform worlds), ``candidates`` (uniform candidate worlds weighed per
-decision, default 2000), ``inference_tables`` (path of learned inference tables ``.npz`` as
-``skat train inference`` writes them; default the packaged ones; a missing or unreadable file
-is refused when the player is made), ``paranoid_bid`` (search nodes per sure-game test, default
+Options (spec ``kermit:threshold=0.55,worlds=40``): ``threshold``, ``unopposed`` (``none``:
+``threshold`` throughout; the value is absolute, so with ``threshold`` below 0.5 the unopposed
+seat is the more cautious one unless ``unopposed`` is lowered too), ``model`` (path of a
+bidding model ``.npz``; default the packaged one), ``inference`` (``SD`` as declarer and
+defender, the default; ``S`` or ``D`` one side only; ``NI`` none: uniform worlds),
+``candidates`` (uniform candidate worlds weighed per decision, default 2000),
+``inference_tables`` (path of learned inference tables ``.npz`` as ``skat train inference``
+writes them; default the packaged ones; a missing or unreadable file is refused when the player
+is made), ``paranoid_bid`` (search nodes per sure-game test, default
 :data:`skat.defaults.PARANOID_BID_NODES`; 0: no tests), ``declare`` (after picking up, unless
 the tables choose null: the tables' best ``declare`` suit and grand declarations are compared
 over ``declare_worlds`` sampled defenders' hands solved open-handed,
@@ -31,8 +34,10 @@ over ``declare_worlds`` sampled defenders' hands solved open-handed,
 
 >>> from skat.players import make_player
 >>> p = make_player("kermit:threshold=0.55,worlds=20,threads=1")
->>> p.threshold, p.sides
-(0.55, 'SD')
+>>> p.threshold, p.unopposed, p.sides
+(0.55, 0.5, 'SD')
+>>> make_player("kermit:unopposed=none,threads=1").unopposed is None
+True
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ from skat.defaults import (
     INFERENCE_CANDIDATES,
     INFERENCE_SIDES,
     KERMIT_THRESHOLD,
+    KERMIT_UNOPPOSED,
     KONTRA_THRESHOLD,
     PARANOID_BID_NODES,
     PIMC_TT_MB,
@@ -74,12 +80,12 @@ BIDS = bids()
 
 @register("kermit")
 class KermitPlayer(PimcPlayer):
-    """Kermit: learned 10+2 bidding (threshold 0.6) and PIMC card play."""
+    """Kermit: learned 10+2 bidding (threshold 0.6, 0.5 unopposed) and PIMC card play."""
 
     def __init__(
         self,
         threshold: float = KERMIT_THRESHOLD,
-        unopposed: float | None = None,
+        unopposed: float | None = KERMIT_UNOPPOSED,
         model: str | None = None,
         worlds: int = WORLDS,
         seconds: float | None = None,

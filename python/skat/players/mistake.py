@@ -15,11 +15,11 @@ more evenly over the tricks, the literal D(m) gives less (about m - 0.026 for m 
 default (``calibrated=true``) D is evaluated at the rate m' for which the mean of D(m', trick)
 weighted by :data:`skat.defaults.MISTAKE_TRICK_SHARES` (the share of its opportunities in each
 trick, measured) is m (:func:`calibrated_rate`); ``calibrated=false`` uses m itself.
-Within the chosen kind, and whenever only one kind exists, the card is the one
-Kermit's PIMC search (over worlds drawn as ``kermit`` draws them, ignoring the true deal)
-ranks highest. Bidding, the skat and the declaration are ``kermit``'s with its
-``threshold`` (default 0.6). Each decision's coin comes from the game seed, the ``seed``
-option and the card number, so a game replays exactly.
+Within the chosen kind, and whenever only one kind exists, the card is the one Kermit's PIMC
+search (over worlds drawn as ``kermit`` draws them, ignoring the true deal) ranks highest.
+Bidding, the skat and the declaration are ``kermit``'s with its ``threshold`` (default 0.6) and
+``unopposed`` (default 0.5). Each decision's coin comes from the game seed, the ``seed`` option
+and the card number, so a game replays exactly.
 
 Options (spec ``mistake:rate=0.1,threshold=0.7,worlds=20``): ``rate`` (m, 0..1),
 ``calibrated`` (default true) and every ``kermit`` option.
@@ -44,6 +44,7 @@ from skat.defaults import (
     INFERENCE_CANDIDATES,
     INFERENCE_SIDES,
     KERMIT_THRESHOLD,
+    KERMIT_UNOPPOSED,
     MISTAKE_RATE,
     MISTAKE_TRICK_SHARES,
     PIMC_TT_MB,
@@ -101,6 +102,7 @@ class MistakePlayer(KermitPlayer):
         rate: float = MISTAKE_RATE,
         calibrated: bool = True,
         threshold: float = KERMIT_THRESHOLD,
+        unopposed: float | None = KERMIT_UNOPPOSED,
         model: str | None = None,
         worlds: int = WORLDS,
         seconds: float | None = None,
@@ -116,6 +118,7 @@ class MistakePlayer(KermitPlayer):
             raise ValueError(f"rate must be in [0, 1], got {rate}")
         super().__init__(
             threshold=threshold,
+            unopposed=unopposed,
             model=model,
             worlds=worlds,
             seconds=seconds,

@@ -21,8 +21,10 @@ both players here bid exactly as ``kermit``.
   0.05 - 0.5 m. An opponent with fewer than :data:`skat.defaults.COUNT_MIN_OPPORTUNITIES`
   opportunities is left out of the mean; with none left the offset is 0.
 
-Option ``rm36=true`` (both): forget the whole model every 36 games seen. Card play is
-``kermit``'s; every ``kermit`` option is accepted.
+Whatever moves the threshold moves ``unopposed`` (the threshold while no opponent has bid
+yet, ``kermit``'s option) by the same amount, kept in 0..1. Option ``rm36=true`` (both):
+forget the whole model every 36 games seen. Card play is ``kermit``'s; every ``kermit`` option
+is accepted.
 
 >>> from skat.players import make_player
 >>> count = make_player("count:worlds=8,threads=1")
@@ -86,6 +88,7 @@ class ModellingPlayer(KermitPlayer):
     def __init__(self, rm36: bool = False, **kermit: Any) -> None:
         super().__init__(**kermit)
         self.base_threshold = self.threshold
+        self.base_unopposed = self.unopposed
         self.rm36 = rm36
         self.games_seen = 0
         self.opponents: tuple[str, ...] = ()
@@ -97,6 +100,9 @@ class ModellingPlayer(KermitPlayer):
     def new_game(self, seat: int, seed: int) -> None:
         super().new_game(seat, seed)
         self.threshold = self.adjusted_threshold()
+        if self.base_unopposed is not None:
+            shift = self.threshold - self.base_threshold
+            self.unopposed = min(1.0, max(0.0, self.base_unopposed + shift))
 
     def adjusted_threshold(self) -> float:
         """The threshold for the next game: the base plus :meth:`offset`, kept in 0..1."""

@@ -42,6 +42,7 @@ from skat.defaults import (
     INFERENCE_CANDIDATES,
     INFERENCE_SIDES,
     KERMIT_THRESHOLD,
+    KERMIT_UNOPPOSED,
     KONTRA_THRESHOLD,
     PIMC_TT_MB,
     RE_THRESHOLD,
@@ -77,6 +78,7 @@ class SoftmaxnPlayer(KermitPlayer):
         infer: bool = True,
         models: str = "generic",
         threshold: float = KERMIT_THRESHOLD,
+        unopposed: float | None = KERMIT_UNOPPOSED,
         model: str | None = None,
         worlds: int = WORLDS,
         seconds: float | None = None,
@@ -108,6 +110,7 @@ class SoftmaxnPlayer(KermitPlayer):
             )
         super().__init__(
             threshold=threshold,
+            unopposed=unopposed,
             model=model,
             worlds=worlds,
             seconds=seconds,

@@ -3,15 +3,16 @@ Fig. 8.2): three players of known thresholds bid deal after deal, and after ever
 auctions each one's threshold is estimated from its auctions alone
 (:mod:`skat.analysis.thresholds`: the threshold of least hinge loss over its inequalities).
 
-Deal j (``Deal.random(deal_seed(seed, j))``) is bid to the end of the auction, the skat and
-the declaration (no card is played: the estimate reads auctions only), with the three players
-rotated so that each sits in every seat. A player whose spec has a threshold (``kermit``, and
-the players built on it such as ``mistake``) has a known truth; for the others (``rules``) the
-study reports the estimate only. ``games_within`` is the smallest number of auctions from
-which every later checkpoint's estimate lies within ``tol`` of the truth.
+Deal j (``Deal.random(deal_seed(seed, j))``) is bid to the end of the auction, the skat and the
+declaration (no card is played: the estimate reads auctions only), with the three players
+rotated so that each sits in every seat. A player that bids by one threshold (``kermit``, and
+the players built on it such as ``mistake``, whose ``unopposed`` value is none or the threshold
+itself) has a known truth; for the others (``rules``, or a ``kermit`` that opens on a different
+value) the study reports the estimate only. ``games_within`` is the smallest number of auctions
+from which every later checkpoint's estimate lies within ``tol`` of the truth.
 
->>> r = study(["kermit:threshold=0.5,worlds=1", "kermit:threshold=0.7,worlds=1", "rules"],
-...           auctions=30, seed=1, checkpoints=[10, 30])
+>>> specs = ["kermit:threshold=0.5,worlds=1", "kermit:threshold=0.7,unopposed=none,worlds=1"]
+>>> r = study([*specs, "rules"], auctions=30, seed=1, checkpoints=[10, 30])
 >>> [p["truth"] for p in r["players"]]
 [0.5, 0.7, None]
 >>> [c["auctions"] for c in r["players"][0]["checkpoints"]]
@@ -52,8 +53,12 @@ def checkpoints_for(auctions: int) -> list[int]:
 
 
 def _truth(spec: str) -> float | None:
-    threshold = getattr(make_player(spec), "threshold", None)
-    return float(threshold) if isinstance(threshold, int | float) else None
+    player = make_player(spec)
+    threshold = getattr(player, "threshold", None)
+    if not isinstance(threshold, int | float):
+        return None
+    unopposed = getattr(player, "unopposed", None)
+    return float(threshold) if unopposed is None or unopposed == threshold else None
 
 
 def study(

@@ -90,7 +90,9 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--player",
         default=defaults.SWEEP_PLAYER,
         metavar="SPEC",
-        help=f"the candidate, a player with a threshold option (default: {defaults.SWEEP_PLAYER})",
+        help="the candidate, a player with a threshold option; only the threshold is swept, so"
+        " a kermit without unopposed=none keeps opening at its unopposed value"
+        f" (default: {defaults.SWEEP_PLAYER})",
     )
     k.add_argument(
         "--against",
