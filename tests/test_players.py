@@ -36,6 +36,34 @@ def test_registered_players_and_options() -> None:
     assert issubclass(PlayerSpecError, skat.SkatError)
 
 
+@pytest.mark.parametrize("name", ["kermit", "mistake", "softmaxn", "tracker", "count"])
+def test_the_kermit_family_shares_the_unopposed_option(name: str) -> None:
+    from skat.defaults import KERMIT_UNOPPOSED
+    from skat.players.kermit import KermitPlayer
+
+    def unopposed(options: str) -> float | None:
+        player = make_player(f"{name}:{options}worlds=2,threads=1")
+        assert isinstance(player, KermitPlayer)
+        return player.unopposed
+
+    assert unopposed("") == KERMIT_UNOPPOSED
+    assert unopposed("unopposed=none,") is None
+    assert unopposed("unopposed=0.45,") == 0.45
+    for bad in ("unopposed=2,", "unopposed=often,"):
+        with pytest.raises(PlayerSpecError):
+            unopposed(bad)
+
+
+def test_recursive_kermit_passes_unopposed_to_its_bidder() -> None:
+    from skat.defaults import KERMIT_UNOPPOSED
+    from skat.players.iimc import RecursiveKermitPlayer
+
+    for options, expected in (("", KERMIT_UNOPPOSED), (",unopposed=none", None)):
+        player = make_player(f"rk:n=2,m=2,threads=1{options}")
+        assert isinstance(player, RecursiveKermitPlayer)
+        assert player.kermit.unopposed == expected
+
+
 def test_player_classes_from_modules_and_files(tmp_path: Path) -> None:
     p = make_player("skat.players.random_player:RandomPlayer:seed=5")
     assert isinstance(p, RandomPlayer) and p.seed == 5
