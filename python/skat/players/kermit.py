@@ -210,6 +210,14 @@ class KermitPlayer(PimcPlayer):
             self._hand[bid] = self.model.tables.best_hand(view.hand, view.seat, bid)
         return self._hand[bid]
 
+    @property
+    def single_threshold(self) -> float | None:
+        """The one threshold this player bids by in every auction, or ``None`` when it opens
+        on another value (``unopposed`` set and different from ``threshold``)."""
+        if self.unopposed is None or self.unopposed == self.threshold:
+            return self.threshold
+        return None
+
     def bid_threshold(self, view: View) -> float:
         """The win probability this seat needs to bid or hold now: ``unopposed`` while no
         opponent has bid or held yet (when set), else ``threshold``."""

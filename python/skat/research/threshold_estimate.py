@@ -28,6 +28,7 @@ from skat._core import Deal, Phase
 from skat.analysis.thresholds import ThresholdEstimate, bidding_points
 from skat.match import play
 from skat.players import make_player
+from skat.players.kermit import KermitPlayer
 from skat.seeds import deal_seed, derive_seed
 
 __all__ = ["checkpoints_for", "estimate", "study"]
@@ -54,11 +55,10 @@ def checkpoints_for(auctions: int) -> list[int]:
 
 def _truth(spec: str) -> float | None:
     player = make_player(spec)
+    if isinstance(player, KermitPlayer):
+        return player.single_threshold
     threshold = getattr(player, "threshold", None)
-    if not isinstance(threshold, int | float):
-        return None
-    unopposed = getattr(player, "unopposed", None)
-    return float(threshold) if unopposed is None or unopposed == threshold else None
+    return float(threshold) if isinstance(threshold, int | float) else None
 
 
 def study(
