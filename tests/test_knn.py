@@ -13,6 +13,7 @@ from skat.bidding.knn import KNN_TYPES, KnnError, KnnModel, features
 from skat.cli import main
 from skat.match import play
 from skat.players import PlayerSpecError, make_player
+from skat.research.threshold_estimate import study
 from skat.seeds import derive_seed
 from skat.training.generate import best_rules_discard
 from skat.training.knn import build_model, label_deals
@@ -85,3 +86,11 @@ def test_the_knn_player_plays_legal_suit_and_grand_games(model_file: Path) -> No
         make_player("knn")
     with pytest.raises(PlayerSpecError):
         make_player(f"knn:model={model_file},threshold=200")
+
+
+def test_the_knn_threshold_is_in_card_points_not_a_threshold_estimate_truth(
+    model_file: Path,
+) -> None:
+    knn = f"knn:model={model_file},threshold=60,worlds=1"
+    result = study([knn, "kermit:worlds=1,unopposed=none", "rules"], auctions=1, seed=5)
+    assert [p["truth"] for p in result["players"]] == [None, 0.6, None]

@@ -71,6 +71,9 @@ def test_threshold_estimate_study_finds_known_thresholds(tmp_path: Path) -> None
     # a kermit opening on another value than its threshold has no single threshold
     opener = study(["kermit:threshold=0.7,worlds=1", *specs[:2]], auctions=1, seed=4)
     assert [p["truth"] for p in opener["players"]] == [None, 0.5, 0.7]
+    # nor one whose threshold follows its opponent model, however it starts
+    tracked = study(["tracker:threshold=0.6,unopposed=none,worlds=1", *specs[:2]], 1, seed=4)
+    assert [p["truth"] for p in tracked["players"]] == [None, 0.5, 0.7]
     for p in r["players"][:2]:
         last = p["checkpoints"][-1]
         # a threshold bidder's inequalities all hold at its threshold: the estimate (the

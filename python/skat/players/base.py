@@ -1,7 +1,8 @@
 """The player protocol, the registry of named players and the spec-string parser.
 
 A spec's option values are typed by the player class's constructor annotations and the
-options every engine player shares (:data:`OPTION_RANGES`) are range-checked, so that a bad
+options every engine player shares (:data:`OPTION_RANGES`, or the class's own
+``option_ranges`` where an option means something else there) are range-checked, so that a bad
 spec fails with :class:`PlayerSpecError` (a :class:`skat.SkatError`) when it is built, before
 any game, never deep inside the engine.
 """
@@ -14,7 +15,7 @@ import inspect
 import sys
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -125,10 +126,15 @@ OPTION_RANGES: dict[str, tuple[float | None, float | None]] = {
 }
 
 
-def check_option(name: str, value: Any) -> None:
-    """Raises :class:`PlayerSpecError` when a known option (:data:`OPTION_RANGES`) is out of
-    its range; ``None`` (the player's own default) and unknown names pass."""
-    bounds = OPTION_RANGES.get(name)
+def check_option(
+    name: str,
+    value: Any,
+    ranges: Mapping[str, tuple[float | None, float | None]] = OPTION_RANGES,
+) -> None:
+    """Raises :class:`PlayerSpecError` when a known option (``ranges``, by default
+    :data:`OPTION_RANGES`) is out of its range; ``None`` (the player's own default) and unknown
+    names pass."""
+    bounds = ranges.get(name)
     if bounds is None or value is None or isinstance(value, bool):
         return
     if not isinstance(value, int | float):
@@ -248,6 +254,8 @@ def _check_options(
                 f" options: {', '.join(known) or '(none)'}"
             )
     hints = _annotations(factory)
+    # a player class may give a shared option its own range (``option_ranges``)
+    ranges = {**OPTION_RANGES, **getattr(factory, "option_ranges", {})}
     typed: dict[str, Any] = {}
     for key, text in opts.items():
         try:
@@ -255,7 +263,7 @@ def _check_options(
         except ValueError as e:
             raise PlayerSpecError(f"player spec {spec!r}: option {key}={text!r}: {e}") from None
         try:
-            check_option(key, typed[key])
+            check_option(key, typed[key], ranges)
         except PlayerSpecError as e:
             raise PlayerSpecError(f"player spec {spec!r}: {e}") from None
     return typed

@@ -15,6 +15,8 @@ default 51), ``k`` (neighbours, default: the model's), and every ``pimc`` option
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from skat._core import Action, GameType, Phase, View
 from skat.bidding.knn import KNN_TYPES, KnnModel
 from skat.defaults import KNN_THRESHOLD, PIMC_TT_MB, WORLDS
@@ -26,6 +28,11 @@ from skat.players.rules import game_value
 @register("knn")
 class KnnPlayer(PimcPlayer):
     """KNNDDSS-style: k-NN bidding on double-dummy labels, PIMC card play without inference."""
+
+    option_ranges: ClassVar[dict[str, tuple[float | None, float | None]]] = {
+        "threshold": (0.0, 120.0)
+    }
+    """``threshold`` is in card points here, not a win probability."""
 
     def __init__(
         self,

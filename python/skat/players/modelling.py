@@ -93,6 +93,11 @@ class ModellingPlayer(KermitPlayer):
         self.games_seen = 0
         self.opponents: tuple[str, ...] = ()
 
+    @property
+    def single_threshold(self) -> float | None:
+        """``None``: the threshold is set anew before every game from the opponent model."""
+        return None
+
     def meet(self, seat: int, names: Sequence[str]) -> None:
         """The names of the coming game's seats: the opponents are the other two."""
         self.opponents = tuple(n for s, n in enumerate(names) if s != seat)

@@ -8,7 +8,8 @@ declaration (no card is played: the estimate reads auctions only), with the thre
 rotated so that each sits in every seat. A player that bids by one threshold (``kermit``, and
 the players built on it such as ``mistake``, whose ``unopposed`` value is none or the threshold
 itself) has a known truth; for the others (``rules``, or a ``kermit`` that opens on a different
-value) the study reports the estimate only. ``games_within`` is the smallest number of auctions
+value, or one whose threshold follows an opponent model such as ``tracker``) the study
+reports the estimate only. ``games_within`` is the smallest number of auctions
 from which every later checkpoint's estimate lies within ``tol`` of the truth.
 
 >>> specs = ["kermit:threshold=0.5,worlds=1", "kermit:threshold=0.7,unopposed=none,worlds=1"]
@@ -54,11 +55,10 @@ def checkpoints_for(auctions: int) -> list[int]:
 
 
 def _truth(spec: str) -> float | None:
+    """The win-probability threshold ``spec`` bids by in every auction, if it has one: only the
+    kermit family bids by such a threshold (``knn``'s ``threshold`` is in card points)."""
     player = make_player(spec)
-    if isinstance(player, KermitPlayer):
-        return player.single_threshold
-    threshold = getattr(player, "threshold", None)
-    return float(threshold) if isinstance(threshold, int | float) else None
+    return player.single_threshold if isinstance(player, KermitPlayer) else None
 
 
 def study(
