@@ -52,6 +52,9 @@ def test_the_kermit_family_shares_the_unopposed_option(name: str) -> None:
     for bad in ("unopposed=2,", "unopposed=often,"):
         with pytest.raises(PlayerSpecError):
             unopposed(bad)
+    # an option no class of the family takes is named with the whole family's options
+    with pytest.raises(PlayerSpecError, match=r"unknown option\(s\) often; options: .*worlds"):
+        unopposed("often=1,")
 
 
 def test_recursive_kermit_passes_unopposed_to_its_bidder() -> None:

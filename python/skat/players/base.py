@@ -186,11 +186,12 @@ def _convert(text: str, annotation: Any) -> Any:
     return _value(text)
 
 
-def _annotations(factory: Callable[..., Player]) -> dict[str, Any]:
-    """The evaluated annotations of the factory's parameters (empty where they cannot be); a
-    class whose ``__init__`` passes ``**options`` on also gets its base classes' annotations
-    for the names it does not declare itself (``tracker:unopposed=none`` is read as
-    ``kermit`` reads it)."""
+def _parameters(factory: Callable[..., Player]) -> tuple[dict[str, Any], bool]:
+    """The factory's keyword parameters with their evaluated annotations (``empty`` where they
+    cannot be evaluated), and whether those are all the names it accepts. A class whose
+    ``__init__`` passes ``**options`` on also gets its base classes' parameters for the names
+    it does not declare itself (``tracker:unopposed=none`` is read as ``kermit`` reads it); the
+    names are complete when the chain ends in an ``__init__`` without ``**``."""
     sources: list[Callable[..., Any]] = [factory]
     if isinstance(factory, type):
         sources += [vars(c)["__init__"] for c in factory.__mro__[1:] if "__init__" in vars(c)]
@@ -199,14 +200,20 @@ def _annotations(factory: Callable[..., Player]) -> dict[str, Any]:
         try:
             sig = inspect.signature(source, eval_str=True)
         except (TypeError, ValueError, NameError, AttributeError, SyntaxError):
-            continue
-        for name, param in sig.parameters.items():
-            if param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
-                continue
-            hints.setdefault(name, param.annotation)
-        if not any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values()):
-            break
-    return hints
+            try:
+                sig = inspect.signature(source)
+            except (TypeError, ValueError):
+                return hints, False
+            sig = sig.replace(
+                parameters=[p.replace(annotation=p.empty) for p in sig.parameters.values()]
+            )
+        params = list(sig.parameters.values())[0 if source is factory else 1 :]  # no self
+        for param in params:
+            if param.kind in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD):
+                hints.setdefault(param.name, param.annotation)
+        if not any(p.kind == p.VAR_KEYWORD for p in params):
+            return hints, True
+    return hints, False
 
 
 def _load_class(spec: str, where: str, name: str) -> Callable[..., Player]:
@@ -239,21 +246,13 @@ def _check_options(
 ) -> dict[str, Any]:
     """The options typed by the factory's annotations and range-checked; raises
     :class:`PlayerSpecError` for unknown names, values of the wrong type or out of range."""
-    try:
-        params = inspect.signature(factory).parameters
-    except (TypeError, ValueError):
-        return {k: _value(v) for k, v in opts.items()}
-    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
-        known = [
-            n for n, p in params.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
-        ]
-        unknown = [k for k in opts if k not in known]
-        if unknown:
-            raise PlayerSpecError(
-                f"player spec {spec!r}: unknown option(s) {', '.join(unknown)};"
-                f" options: {', '.join(known) or '(none)'}"
-            )
-    hints = _annotations(factory)
+    hints, closed = _parameters(factory)
+    unknown = [k for k in opts if k not in hints]
+    if closed and unknown:
+        raise PlayerSpecError(
+            f"player spec {spec!r}: unknown option(s) {', '.join(unknown)};"
+            f" options: {', '.join(hints) or '(none)'}"
+        )
     # a player class may give a shared option its own range (``option_ranges``)
     ranges = {**OPTION_RANGES, **getattr(factory, "option_ranges", {})}
     typed: dict[str, Any] = {}

@@ -37,19 +37,14 @@ Options (spec ``mistake:rate=0.1,threshold=0.7,worlds=20``): ``rate`` (m, 0..1),
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from skat._core import Action, Game, Phase, Position, Solver, View
 from skat.analysis.pipma import card_outcomes, target_of
 from skat.defaults import (
-    INFERENCE_CANDIDATES,
-    INFERENCE_SIDES,
-    KERMIT_THRESHOLD,
-    KERMIT_UNOPPOSED,
     MISTAKE_RATE,
     MISTAKE_TRICK_SHARES,
-    PIMC_TT_MB,
     PIPMA_TT_MB,
-    WORLDS,
 )
 from skat.players.base import register
 from skat.players.kermit import KermitPlayer
@@ -101,35 +96,11 @@ class MistakePlayer(KermitPlayer):
         self,
         rate: float = MISTAKE_RATE,
         calibrated: bool = True,
-        threshold: float = KERMIT_THRESHOLD,
-        unopposed: float | None = KERMIT_UNOPPOSED,
-        model: str | None = None,
-        worlds: int = WORLDS,
-        seconds: float | None = None,
-        points: bool = True,
-        threads: int | None = None,
-        tt_mb: int = PIMC_TT_MB,
-        seed: int = 0,
-        inference: str = INFERENCE_SIDES,
-        candidates: int = INFERENCE_CANDIDATES,
-        inference_tables: str | None = None,
+        **kermit: Any,
     ) -> None:
         if not 0.0 <= rate <= 1.0:
             raise ValueError(f"rate must be in [0, 1], got {rate}")
-        super().__init__(
-            threshold=threshold,
-            unopposed=unopposed,
-            model=model,
-            worlds=worlds,
-            seconds=seconds,
-            points=points,
-            threads=threads,
-            tt_mb=tt_mb,
-            seed=seed,
-            inference=inference,
-            candidates=candidates,
-            inference_tables=inference_tables,
-        )
+        super().__init__(**kermit)
         self.rate = rate
         self.calibrated = calibrated
         self.d_rate = calibrated_rate(rate) if calibrated and rate > 0 else rate

@@ -39,18 +39,10 @@ from typing import Any
 
 from skat._core import Action, GameType, Phase, View, softmaxn_decide
 from skat.defaults import (
-    INFERENCE_CANDIDATES,
-    INFERENCE_SIDES,
-    KERMIT_THRESHOLD,
-    KERMIT_UNOPPOSED,
-    KONTRA_THRESHOLD,
-    PIMC_TT_MB,
-    RE_THRESHOLD,
     SOFTMAXN_DECLARER,
     SOFTMAXN_DEFENDER,
     SOFTMAXN_ENDGAME,
     SOFTMAXN_WORLDS,
-    WORLDS,
 )
 from skat.players.base import PlayerSpecError, check_option, register
 from skat.players.kermit import KermitPlayer
@@ -77,21 +69,7 @@ class SoftmaxnPlayer(KermitPlayer):
         defender: str = SOFTMAXN_DEFENDER,
         infer: bool = True,
         models: str = "generic",
-        threshold: float = KERMIT_THRESHOLD,
-        unopposed: float | None = KERMIT_UNOPPOSED,
-        model: str | None = None,
-        worlds: int = WORLDS,
-        seconds: float | None = None,
-        points: bool = True,
-        threads: int | None = None,
-        tt_mb: int = PIMC_TT_MB,
-        seed: int = 0,
-        inference: str = INFERENCE_SIDES,
-        candidates: int = INFERENCE_CANDIDATES,
-        inference_tables: str | None = None,
-        pcut: float = 0.0,
-        kontra: float = KONTRA_THRESHOLD,
-        re: float = RE_THRESHOLD,
+        **kermit: Any,
     ) -> None:
         if not 1 <= endgame <= 10:
             raise PlayerSpecError(f"option endgame must be in 1..10, got {endgame}")
@@ -108,23 +86,7 @@ class SoftmaxnPlayer(KermitPlayer):
             raise PlayerSpecError(
                 f"option models must be one of {', '.join(MODELS)}, got {models!r}"
             )
-        super().__init__(
-            threshold=threshold,
-            unopposed=unopposed,
-            model=model,
-            worlds=worlds,
-            seconds=seconds,
-            points=points,
-            threads=threads,
-            tt_mb=tt_mb,
-            seed=seed,
-            inference=inference,
-            candidates=candidates,
-            inference_tables=inference_tables,
-            pcut=pcut,
-            kontra=kontra,
-            re=re,
-        )
+        super().__init__(**kermit)
         self.endgame = endgame
         self.soft_worlds = soft_worlds
         self.declarer = declarer
