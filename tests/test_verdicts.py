@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from skat._core import Deal, GameType, Phase, Position, Solver
+from skat._core import Deal, Game, GameType, Phase, Position, Solver
 from skat.analysis.pipma import target_of
 from skat.analysis.verdicts import (
     FIELDS,
     VERDICT_ROLES,
     Judged,
     first_card_position,
+    first_losing_defence_card,
     judge,
     start_verdict,
     verdicts,
@@ -51,6 +52,45 @@ def test_the_verdict_is_a_full_solve_of_the_first_card() -> None:
     assert judged >= 10
 
 
+def _declarer_wins_open_handed(game: Game, solver: Solver) -> bool:
+    """Does the declarer of this (replayed, possibly finished) game win with best play from
+    here? A full solve, not the threshold search the module uses."""
+    if game.phase != Phase.PLAY:
+        assert game.result is not None
+        return bool(game.result.won)
+    value = solver.solve(Position.from_game(game))
+    assert game.contract is not None
+    return value == 0 if game.contract.game_type == GameType.NULL else value >= target_of(game)
+
+
+def test_the_first_losing_card_is_where_the_open_handed_verdict_turns() -> None:
+    solver = Solver(tt_mb=8)
+    turns = 0
+    for seed in range(60):
+        game = play([make_player("rules") for _ in range(3)], Deal.random(seed), seed=seed)
+        result, declarer = game.result, game.declarer
+        if result is None or result.passed or declarer is None or start_verdict(game, solver):
+            continue
+        # replay card by card, solving after each: the first card after which the declarer
+        # wins is a defender's, and it is the one named
+        replay = type(game)(game.deal, variants=game.variants)
+        turned, number = None, 0
+        for _, action in game.history:
+            mover = replay.to_move
+            replay.apply(action)
+            number += action.kind == "play"
+            if action.kind == "play" and _declarer_wins_open_handed(replay, solver):
+                turned = (mover, number, action.card)
+                break
+        assert turned is None or turned[0] != declarer
+        found = first_losing_defence_card(game, solver)
+        assert (found and (found.seat, found.number, found.card)) == turned
+        if result.won:
+            assert turned is not None  # no claims here: a game let go turned at some card
+        turns += turned is not None
+    assert turns >= 3
+
+
 def test_counts_add_up_to_the_tournaments_declared_games(tmp_path: Path) -> None:
     path = tmp_path / "t.sgf"
     result = run("rules", "random:seed=2", mode="full", deals=5, seed=9, records=path)
@@ -64,6 +104,9 @@ def test_counts_add_up_to_the_tournaments_declared_games(tmp_path: Path) -> None
             assert r["open_won"] + r["open_lost"] == r["games"]
             assert r["open_won_declarer_won"] <= r["open_won"]
             assert r["open_lost_declarer_won"] <= r["open_lost"]
+            assert r["first_losing_card"] <= r["open_lost_declarer_won"]
+            if r["role"].startswith("declarer"):
+                assert r["first_losing_card"] == 0
         declared = [r for r in roles if r["role"].startswith("declarer")]
         # every declared game is judged (random and rules always play a card)
         assert sum(r["games"] for r in declared) == stats.declarer_games
@@ -77,6 +120,17 @@ def test_counts_add_up_to_the_tournaments_declared_games(tmp_path: Path) -> None
         if r["role"].startswith("declarer")
     )
     assert declarers == judged["games"]
+    # every game the defence let go has exactly one first losing card, on a defender's seat
+    let_go = sum(
+        r["open_lost_declarer_won"]
+        for p in judged["players"].values()
+        for r in p["roles"]
+        if r["role"].startswith("declarer")
+    )
+    blamed = sum(j.first_losing is not None for j in judge(path))
+    assert blamed == let_go
+    named = sum(r["first_losing_card"] for p in judged["players"].values() for r in p["roles"])
+    assert blamed <= named <= 2 * blamed  # a game counts once per player and role
 
 
 def test_human_records_are_judged_too() -> None:

@@ -33,7 +33,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from skat._core import Card, Game, GameType, Phase, Position, Solver, win_threshold
@@ -47,6 +47,7 @@ __all__ = [
     "card_outcomes",
     "decisions",
     "game_names",
+    "iter_decisions",
     "target_of",
 ]
 
@@ -125,16 +126,15 @@ SPECIAL = frozenset({"claim", "resign", "timeout", "leave"})
 """Action kinds that record who made them: replayed with that seat."""
 
 
-def decisions(game: Game, solver: Solver | None = None) -> list[Decision]:
-    """Every card decision of ``game`` (finished or not) with more than one legal card,
-    in the order played. ``solver`` is reused when given (a table kept warm within a game
-    speeds it up); the answers do not depend on it."""
+def iter_decisions(game: Game, solver: Solver | None = None) -> Iterator[Decision]:
+    """Every card decision of ``game`` (finished or not) with more than one legal card, in the
+    order played, each judged only when the iteration reaches it. ``solver`` is reused when
+    given (a table kept warm within a game speeds it up); the answers do not depend on it."""
     if game.contract is None or game.declarer is None or not game.played:
-        return []
+        return
     target = target_of(game)
     solver = solver if solver is not None else Solver(tt_mb=PIPMA_TT_MB)
     replay = Game(game.deal, variants=game.variants)
-    out: list[Decision] = []
     number = 0
     for who, action in game.history:
         if action.kind == "play" and action.card is not None and replay.phase == Phase.PLAY:
@@ -144,19 +144,22 @@ def decisions(game: Game, solver: Solver | None = None) -> list[Decision]:
                 raise ValueError("the game's history does not replay")
             if len(replay.legal_cards()) > 1:
                 outcome = card_outcomes(Position.from_game(replay), target, solver)
-                out.append(
-                    Decision(
-                        number,
-                        len(replay.tricks) + 1,
-                        seat,
-                        action.card,
-                        tuple(c for c, w in outcome.items() if w),
-                        tuple(c for c, w in outcome.items() if not w),
-                    )
+                yield Decision(
+                    number,
+                    len(replay.tricks) + 1,
+                    seat,
+                    action.card,
+                    tuple(c for c, w in outcome.items() if w),
+                    tuple(c for c, w in outcome.items() if not w),
                 )
         # a claim, resignation, time-out or leaving names who made it (not always the mover)
         replay.apply(action, seat=who if isinstance(who, int) and action.kind in SPECIAL else None)
-    return out
+
+
+def decisions(game: Game, solver: Solver | None = None) -> list[Decision]:
+    """Every card decision of ``game`` (finished or not) with more than one legal card, in the
+    order played (:func:`iter_decisions`)."""
+    return list(iter_decisions(game, solver))
 
 
 def game_names(game: Game) -> tuple[str, str, str]:

@@ -9,16 +9,22 @@ card play could change from what it could not:
 - *open-hand won, declarer lost*: the declarer's side threw away a game it could win, or the
   defenders outplayed a declarer who could not see their cards;
 - *open-hand lost, declarer won*: the defenders, who cannot see each other's cards, let a game
-  go that best defence would have won.
+  go that best defence would have won. Such a game turns at the defence's *first losing
+  card*: the first card of a defender after which, open-handed, the declarer wins
+  (:func:`first_losing_defence_card`; a declarer's card can never turn it). It names which of
+  the two defenders let the game go first.
 
 Games without a contract (passed out, Ramsch) or without a card played are not judged.
 
 Invariants: each game is judged by exactly one threshold search of the solver
 (``Solver.reaches``) on the position of its first card, so the verdict agrees with a full
-solve of that position; the counts of a player's role are of games, not seats (a player holding
-both defenders' seats counts the game once), and each judged game counts once for every role a
-player held in it. :func:`seat_role` names the roles, for :mod:`skat.tournament_breakdown` too
-(which splits the declarers' further into hand and pick-up games).
+solve of that position; the first losing card is PIPMA's first defender mistake
+(:func:`skat.analysis.pipma.iter_decisions`, judged only up to it; a game decided by a claim,
+resignation or time-out may have none); the counts of a player's role are of games, not
+seats (a player holding both defenders' seats counts the game once), and each judged game
+counts once for every role a player held in it. :func:`seat_role` names the roles, for
+:mod:`skat.tournament_breakdown` too (which splits the declarers' further into hand and
+pick-up games).
 
 >>> from skat._core import Deal, Solver
 >>> from skat.match import play
@@ -37,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat._core import Game, Phase, Position, Solver
-from skat.analysis.pipma import SPECIAL, game_names, target_of
+from skat.analysis.pipma import SPECIAL, Decision, game_names, iter_decisions, target_of
 from skat.defaults import PIPMA_TT_MB
 from skat.records import read_iss
 
@@ -46,6 +52,7 @@ __all__ = [
     "VERDICT_ROLES",
     "Judged",
     "first_card_position",
+    "first_losing_defence_card",
     "judge",
     "seat_role",
     "start_verdict",
@@ -61,7 +68,14 @@ VERDICT_ROLES = (
 )
 """The roles verdicts are counted under, in the order they are reported."""
 
-FIELDS = ("games", "open_won", "open_won_declarer_won", "open_lost", "open_lost_declarer_won")
+FIELDS = (
+    "games",
+    "open_won",
+    "open_won_declarer_won",
+    "open_lost",
+    "open_lost_declarer_won",
+    "first_losing_card",
+)
 """The counts of a role, in the order :func:`verdicts` keeps them."""
 
 
@@ -88,6 +102,17 @@ def start_verdict(game: Game, solver: Solver | None = None) -> bool | None:
     return bool(solver.reaches(position, target_of(game)))
 
 
+def first_losing_defence_card(game: Game, solver: Solver | None = None) -> Decision | None:
+    """For a game the declarer could not win open-handed at its first card
+    (:func:`start_verdict` false): the defender's card that first let her win open-handed
+    (PIPMA's first defender mistake: until then every declarer card is a losing one for her,
+    so only a defender can turn the game), or ``None`` when no card did (the defence held on,
+    or a claim or resignation decided the game). ``solver`` is reused when given; the answer
+    does not depend on it."""
+    declarer = game.declarer
+    return next((d for d in iter_decisions(game, solver) if d.seat != declarer and d.mistake), None)
+
+
 @dataclass(frozen=True)
 class Judged:
     """One scored game with its open-handed verdict at the first card, where it has one."""
@@ -107,6 +132,9 @@ class Judged:
     overbid: bool = False
     value: int = 0
     """The game's value as scored (ISS sign: a lost game's is negative and doubled)."""
+    first_losing: int | None = None
+    """For a game lost open-handed that the declarer won: the seat of the defence's first
+    losing card (:func:`first_losing_defence_card`); else ``None``."""
 
 
 def judge(games: Iterable[Game] | str | os.PathLike[str]) -> Iterator[Judged]:
@@ -125,6 +153,7 @@ def judge(games: Iterable[Game] | str | os.PathLike[str]) -> Iterator[Judged]:
         if verdict is None or contract is None or declarer is None:
             yield Judged(labels, (s0, s1, s2))
             continue
+        turn = first_losing_defence_card(game, solver) if not verdict and result.won else None
         yield Judged(
             labels,
             (s0, s1, s2),
@@ -134,6 +163,7 @@ def judge(games: Iterable[Game] | str | os.PathLike[str]) -> Iterator[Judged]:
             won=result.won,
             overbid=result.overbid,
             value=result.value,
+            first_losing=None if turn is None else turn.seat,
         )
 
 
@@ -151,9 +181,10 @@ def seat_role(labels: Sequence[str], declarer: int, class_name: str, seat: int) 
 def verdicts(judged_games: Iterable[Judged]) -> dict[str, Any]:
     """Per player (the record headers' names ``P0..P2``) and role (:data:`VERDICT_ROLES`):
     ``games`` judged, ``open_won`` (the declarer could win open-handed at the first card),
-    ``open_won_declarer_won`` (of those, the declarer did win), ``open_lost`` and
-    ``open_lost_declarer_won``, from what :func:`judge` made of the games. Raises
-    ``ValueError`` when no game was judged.
+    ``open_won_declarer_won`` (of those, the declarer did win), ``open_lost``,
+    ``open_lost_declarer_won`` and ``first_losing_card`` (of those, the games in which one of
+    the player's seats played the defence's first losing card), from what :func:`judge` made
+    of the games. Raises ``ValueError`` when no game was judged.
 
     >>> from skat._core import Deal
     >>> from skat.match import play
@@ -164,7 +195,9 @@ def verdicts(judged_games: Iterable[Judged]) -> dict[str, Any]:
     >>> sum(r["games"] for r in v["players"]["0"]["roles"]) <= 4
     True
     """
-    counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0] * 5))
+    counts: dict[str, dict[str, list[int]]] = defaultdict(
+        lambda: defaultdict(lambda: [0] * len(FIELDS))
+    )
     judged = 0
     for item in judged_games:
         if item.verdict is None:
@@ -183,6 +216,11 @@ def verdicts(judged_games: Iterable[Judged]) -> dict[str, Any]:
             else:
                 row[3] += 1
                 row[4] += item.won
+        if item.first_losing is not None:
+            label = item.labels[item.first_losing]
+            counts[label][
+                seat_role(item.labels, item.declarer, item.class_name, item.first_losing)
+            ][5] += 1
     if not judged:
         raise ValueError("no declared game with a card played")
     players: dict[str, Any] = {}

@@ -32,7 +32,10 @@ named players (an ISS archive can hold thousands); --plot draws the parts as bar
 declarer win it with best play by all three seats from there? Per role it counts the games
 open-handed won and lost and how many of each the declarer won: a declarer losing games she
 could win open-handed lost them in the play; defenders letting open-handed lost games go lost
-them to what they could not see (one solver search a game; 'open_hand' in the JSON). It also
+them to what they could not see (one solver search a game; 'open_hand' in the JSON). For each
+of those a PIPMA replay names the defender whose card first let the declarer win open-handed
+('first_losing_card': of a player's open-handed lost games the declarer won, those in which
+its seat played that card). It also
 gives every player's points per list had the named player's card play never fallen short of
 that verdict: its lost winnable contracts scored as won, the open-handed lost contracts others
 won against its defence scored as lost, at the same game value ('open_hand_headroom').
@@ -111,7 +114,9 @@ def open_hand_table(label: str, roles: list[dict[str, Any]]) -> Table:
     for column in ("role", "games", "open-hand won", "declarer won", "open-hand lost"):
         table.add_column(column, justify="left" if column == "role" else "right")
     table.add_column("declarer won ", justify="right")
+    table.add_column("first losing card", justify="right")
     for row in roles:
+        defending = row["role"].startswith("defender")
         table.add_row(
             row["role"],
             str(row["games"]),
@@ -119,6 +124,7 @@ def open_hand_table(label: str, roles: list[dict[str, Any]]) -> Table:
             share(row["open_won_declarer_won"], row["open_won"]),
             str(row["open_lost"]),
             share(row["open_lost_declarer_won"], row["open_lost"]),
+            share(row["first_losing_card"], row["open_lost_declarer_won"]) if defending else "",
         )
     return table
 
@@ -145,6 +151,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     c.add_argument(
         "--open-hand",
         action="store_true",
-        help="also judge each declared game open-handed at its first card (one search a game)",
+        help="also judge each declared game open-handed at its first card (one search a game)"
+        " and name the defender who first let an open-handed lost game go",
     )
     c.set_defaults(func=run, check=check)
