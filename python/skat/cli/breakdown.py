@@ -33,12 +33,12 @@ declarer win it with best play by all three seats from there? Per role it counts
 open-handed won and lost and how many of each the declarer won: a declarer losing games she
 could win open-handed lost them in the play; defenders letting open-handed lost games go lost
 them to what they could not see (one solver search a game; 'open_hand' in the JSON). For each
-of those a PIPMA replay names the defender whose card first let the declarer win open-handed
-('first_losing_card': of a player's open-handed lost games the declarer won, those in which
-its seat played that card). It also
-gives every player's points per list had the named player's card play never fallen short of
-that verdict: its lost winnable contracts scored as won, the open-handed lost contracts others
-won against its defence scored as lost, at the same game value ('open_hand_headroom').
+of those a PIPMA replay (searches up to that card) names the defender whose card first let the
+declarer win open-handed ('first_losing_card': of a player's open-handed lost games the
+declarer won, those in which its seat played that card). It also gives every player's points
+per list had the named player's card play never fallen short of that verdict: its lost
+winnable contracts scored as won, the open-handed lost contracts others won against its
+defence scored as lost, at the same game value ('open_hand_headroom').
 """
 
 
@@ -152,6 +152,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         "--open-hand",
         action="store_true",
         help="also judge each declared game open-handed at its first card (one search a game)"
-        " and name the defender who first let an open-handed lost game go",
+        " and name the defender who first let an open-handed lost game go (a PIPMA replay)",
     )
     c.set_defaults(func=run, check=check)
