@@ -187,7 +187,7 @@ def _convert(text: str, annotation: Any) -> Any:
 
 
 def _parameters(factory: Callable[..., Player]) -> tuple[dict[str, Any], bool]:
-    """The factory's keyword parameters with their evaluated annotations (``empty`` where they
+    """The factory's keyword parameters with their evaluated annotations (as text where they
     cannot be evaluated), and whether those are all the names it accepts. A class whose
     ``__init__`` passes ``**options`` on also gets its base classes' parameters for the names
     it does not declare itself (``tracker:unopposed=none`` is read as ``kermit`` reads it); the
@@ -200,13 +200,10 @@ def _parameters(factory: Callable[..., Player]) -> tuple[dict[str, Any], bool]:
         try:
             sig = inspect.signature(source, eval_str=True)
         except (TypeError, ValueError, NameError, AttributeError, SyntaxError):
-            try:
+            try:  # annotations left as text, which :func:`_convert` reads as untyped
                 sig = inspect.signature(source)
             except (TypeError, ValueError):
                 return hints, False
-            sig = sig.replace(
-                parameters=[p.replace(annotation=p.empty) for p in sig.parameters.values()]
-            )
         params = list(sig.parameters.values())[0 if source is factory else 1 :]  # no self
         for param in params:
             if param.kind in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD):

@@ -24,13 +24,16 @@ from skat.players.base import register
 from skat.players.pimc import PimcPlayer
 from skat.players.rules import game_value
 
+THRESHOLD_POINTS = (0.0, 120.0)
+"""The range of the ``threshold`` option: card points."""
+
 
 @register("knn")
 class KnnPlayer(PimcPlayer):
     """KNNDDSS-style: k-NN bidding on double-dummy labels, PIMC card play without inference."""
 
     option_ranges: ClassVar[dict[str, tuple[float | None, float | None]]] = {
-        "threshold": (0.0, 120.0)
+        "threshold": THRESHOLD_POINTS
     }
     """``threshold`` is in card points here, not a win probability."""
 
@@ -48,8 +51,9 @@ class KnnPlayer(PimcPlayer):
     ) -> None:
         if not model:
             raise ValueError("knn needs model=FILE (made by 'skat train knn')")
-        if not 0 <= threshold <= 120:
-            raise ValueError(f"threshold must be in 0..120 card points, got {threshold}")
+        lo, hi = THRESHOLD_POINTS
+        if not lo <= threshold <= hi:
+            raise ValueError(f"threshold must be in {lo:g}..{hi:g} card points, got {threshold}")
         if k < 0:
             raise ValueError(f"k must be at least 1 (0: the model's), got {k}")
         super().__init__(

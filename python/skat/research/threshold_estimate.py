@@ -29,7 +29,6 @@ from skat._core import Deal, Phase
 from skat.analysis.thresholds import ThresholdEstimate, bidding_points
 from skat.match import play
 from skat.players import make_player
-from skat.players.kermit import KermitPlayer
 from skat.seeds import deal_seed, derive_seed
 
 __all__ = ["checkpoints_for", "estimate", "study"]
@@ -55,10 +54,10 @@ def checkpoints_for(auctions: int) -> list[int]:
 
 
 def _truth(spec: str) -> float | None:
-    """The win-probability threshold ``spec`` bids by in every auction, if it has one: only the
-    kermit family bids by such a threshold (``knn``'s ``threshold`` is in card points)."""
-    player = make_player(spec)
-    return player.single_threshold if isinstance(player, KermitPlayer) else None
+    """The win-probability threshold ``spec`` bids by in every auction, if it says it has one
+    (``single_threshold``: the kermit family; ``knn``'s ``threshold`` is in card points)."""
+    truth = getattr(make_player(spec), "single_threshold", None)
+    return float(truth) if isinstance(truth, int | float) else None
 
 
 def study(
