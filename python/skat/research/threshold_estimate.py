@@ -57,7 +57,7 @@ def _truth(spec: str) -> float | None:
     """The win-probability threshold ``spec`` bids by in every auction, if it says it has one
     (``single_threshold``: the kermit family; ``knn``'s ``threshold`` is in card points)."""
     truth = getattr(make_player(spec), "single_threshold", None)
-    return float(truth) if isinstance(truth, int | float) else None
+    return None if truth is None else float(truth)
 
 
 def study(
