@@ -188,6 +188,64 @@ def test_bench_solver_pcut(tmp_path: Path) -> None:
             assert r["decision_loss"] >= 1.0 - r["decision_agreement"] - 1e-9
 
 
+def test_bench_solver_pcut_with_a_simulated_exact_estimator(tmp_path: Path) -> None:
+    # error scale 0: the simulated estimate is the exact value and ProbCut cuts only nodes
+    # whose exact value lies outside the window, so every value stays exact
+    if not estimator_layout()["builtin_slots"]:
+        pytest.skip("this build embeds no estimators")
+    out = tmp_path / "p.json"
+    args = ["bench", "solver", "--positions", "8", "--pcut", "0.5", "--pcut-error", "0"]
+    assert main([*args, "--repeat", "1", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["pcut_error"] == 0.0
+    cut = [r for r in data["classes"] if r["class"] != "null" and r["positions"]]
+    assert cut
+    for r in cut:
+        assert r["mean_abs_error"] == 0.0 and r["decision_agreement"] == 1.0
+        assert r["nodes"] < r["exact_nodes"]
+
+
+def test_research_pcut_error(tmp_path: Path) -> None:
+    if not estimator_layout()["builtin_slots"]:
+        pytest.skip("this build embeds no estimators")
+    out, png = tmp_path / "e.json", tmp_path / "e.png"
+    args = ["research", "pcut-error", "--pcuts", "0.3,0.5", "--errors", "1,0", "--positions", "8"]
+    assert main([*args, "--seed", "3", "--json", str(out), "--plot", str(png)]) == 0
+    data = json.loads(out.read_text())
+    assert [(c["pcut"], c["error_scale"]) for c in data["configs"]] == [
+        (0.3, 1.0),
+        (0.3, 0.0),
+        (0.5, 1.0),
+        (0.5, 0.0),
+    ]
+    for c in data["configs"]:
+        assert set(c["meets_target"]) == {r["class"] for r in c["classes"]} <= {"suit", "grand"}
+        for r in c["classes"]:
+            if c["error_scale"] == 0.0 and r["positions"]:
+                # the exact estimate cuts only what the exact search would not need
+                assert r["decision_agreement"] == 1.0 and r["mean_abs_error"] == 0.0
+    # the shipped estimator's rows are the plain ProbCut benchmark's
+    plain_json = tmp_path / "plain.json"
+    bench = ["bench", "solver", "--positions", "8", "--seed", "3", "--pcut", "0.3"]
+    assert main([*bench, "--json", str(plain_json)]) == 0
+    plain = json.loads(plain_json.read_text())
+    for mine, theirs in zip(
+        data["configs"][0]["classes"],
+        [r for r in plain["classes"] if r["class"] != "null"],
+        strict=True,
+    ):
+        assert mine["nodes"] == theirs["nodes"]
+        assert mine["decision_agreement"] == theirs["decision_agreement"]
+    assert png.stat().st_size > 0
+
+
+def test_probcut_benchmark_refuses_an_error_scale_outside_0_1() -> None:
+    from skat._core import probcut_benchmark
+
+    with pytest.raises(skat.SkatError):
+        probcut_benchmark(2, 1, 0.5, 4, 1.5)
+
+
 def test_players_take_pcut() -> None:
     from skat.players import make_player
     from skat.players.base import PlayerSpecError

@@ -629,7 +629,11 @@ def estimator_estimates(
     data: bytes, cls: str, cards: int, role: int, features: bytes, width: int
 ) -> list[float]: ...
 def probcut_benchmark(
-    positions: int, seed: int, pcut: float, tt_mb: int = 32
+    positions: int,
+    seed: int,
+    pcut: float,
+    tt_mb: int = 32,
+    error_scale: float | None = None,
 ) -> list[dict[str, Any]]: ...
 def prefix_tree_figures(
     seed: int,

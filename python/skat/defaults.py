@@ -422,6 +422,15 @@ SPADES_SEED = 1
 
 SPADES_OBSERVER = "mOT_g"
 """The player who infers the opponents' kinds in the inference experiment."""
+PCUT_ERROR_PCUTS = (0.3, 0.4, 0.5, 0.6, 0.7)
+"""ProbCut confidences of ``skat research pcut-error``."""
+
+PCUT_ERROR_SCALES = (1.0, 0.8, 0.65, 0.5, 0.35, 0.2)
+"""Error scales of its simulated estimators (1: the shipped estimator)."""
+
+PCUT_ERROR_POSITIONS = 1000
+"""Random 30-card positions per comparison (as ``skat bench solver --pcut``)."""
+
 PREFIX_TREES = 100
 """Synthetic prefix-value trees searched by ``skat research prefix-trees`` (the thesis: 500)."""
 

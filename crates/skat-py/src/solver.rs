@@ -639,16 +639,26 @@ pub fn estimator_estimates(
 }
 
 /// ProbCut against the exact solver: `positions` random 30-card positions from `seed`
-/// analysed by both (single thread), per class (see `skat bench solver --pcut`).
+/// analysed by both (single thread), per class (see `skat bench solver --pcut`); with
+/// `error_scale` (0..1), ProbCut uses a simulated estimator with that many times the shipped
+/// error (`skat bench solver --pcut-error`).
 #[pyfunction]
-#[pyo3(signature = (positions, seed, pcut, tt_mb=32))]
+#[pyo3(signature = (positions, seed, pcut, tt_mb=32, error_scale=None))]
 pub fn probcut_benchmark<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     pcut: f64,
     #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
+    error_scale: Option<f64>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    if let Some(e) = error_scale {
+        if !(0.0..=1.0).contains(&e) {
+            return Err(PositionError::new_err(format!(
+                "error_scale must lie in 0..1, got {e}"
+            )));
+        }
+    }
     let o = SolverOptions {
         pcut: pcut_thousandths(pcut)?,
         ..options_from(tt_mb, None)?
@@ -658,7 +668,8 @@ pub fn probcut_benchmark<'py>(
             "pcut must be above 0 for this benchmark",
         ));
     }
-    let rows = py.allow_threads(move || solver::bench_pcut::run(positions, seed, o));
+    let scale = error_scale.map(|e| e as f32);
+    let rows = py.allow_threads(move || solver::bench_pcut::run(positions, seed, o, scale));
     rows.iter()
         .map(|r| {
             let x = PyDict::new(py);

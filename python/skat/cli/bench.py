@@ -92,15 +92,27 @@ def cmd_bench_probcut(args: argparse.Namespace, console: Console) -> int:
         f"{args.positions} random 30-card positions, analyze exact and with ProbCut"
         f" {args.pcut}, single thread",
         args.repeat,
-        lambda _i: probcut_benchmark(args.positions, args.seed, args.pcut, args.tt_mb),
+        lambda _i: probcut_benchmark(
+            args.positions, args.seed, args.pcut, args.tt_mb, args.pcut_error
+        ),
     )
     out = combine_probcut_runs(runs)
     out.update(
-        pcut=args.pcut, positions=args.positions, seed=args.seed, machine=machine_description()
+        pcut=args.pcut,
+        pcut_error=args.pcut_error,
+        positions=args.positions,
+        seed=args.seed,
+        machine=machine_description(),
+    )
+    simulated = (
+        f" (simulated estimator, {args.pcut_error} times the shipped error)"
+        if args.pcut_error is not None
+        else ""
     )
     table = Table(
-        title=f"ProbCut {args.pcut} against the exact solver, {args.positions} positions,"
-        f" seed {args.seed} ({out['machine']}); worlds/s: median of {out['repeat']} runs"
+        title=f"ProbCut {args.pcut}{simulated} against the exact solver, {args.positions}"
+        f" positions, seed {args.seed} ({out['machine']}); worlds/s: median of"
+        f" {out['repeat']} runs"
     )
     for col in (
         "class",
@@ -192,6 +204,8 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
         raise OptionError(
             f"--{chosen[1]}", "compare one of ProbCut (--pcut), --tables or --oracle at a time"
         )
+    if args.pcut_error is not None and args.pcut is None:
+        raise OptionError("--pcut-error", "simulates ProbCut's estimator: give --pcut too")
     if args.pcut is not None:
         return cmd_bench_probcut(args, console)
     if args.tables is not None or args.oracle is not None:
@@ -479,6 +493,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help="instead: compare ProbCut at confidence P (0.001..1, excluded) with the exact"
         " solver, analyze on the same positions: worlds/s of each, decision agreement,"
         " decision loss (exact card points given up), mean absolute error",
+    )
+    s.add_argument(
+        "--pcut-error",
+        type=checks.real(0.0, 1.0),
+        metavar="K",
+        help="with --pcut: ProbCut with a simulated estimator whose error is K (0..1) times"
+        " the shipped one's, the shipped estimate moved toward the exact value as a calibrated"
+        " second measurement would (research: how good an estimator ProbCut needs; the"
+        " exact values it uses are found before the timed run and not timed)",
     )
     s.add_argument(
         "--tables",

@@ -36,6 +36,7 @@
 use std::sync::OnceLock;
 
 use super::estimator_net::{self, class_slot, Net};
+use super::estimator_sim::SharperEstimates;
 use super::layout::Layout;
 
 /// Smallest and largest cards per hand of a slot.
@@ -361,7 +362,8 @@ impl ProbCut {
 
     /// At a trick start whose value lies in `[lo, hi]`: `alpha` (fail low) or `beta` (fail
     /// high) when the estimate's interval lies entirely on that side of the window, `None`
-    /// (search the node) otherwise or without a model for the slot.
+    /// (search the node) otherwise or without a model for the slot. With `sharper`, the
+    /// estimate and its deviation are those of the simulated better model.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     pub fn cut(
@@ -374,11 +376,14 @@ impl ProbCut {
         beta: i32,
         lo: i32,
         hi: i32,
+        sharper: Option<&mut SharperEstimates>,
     ) -> Option<i32> {
         let class = class_of(lay)?;
         let k = hands[leader].count_ones();
         let role = (leader + 3 - decl) % 3;
-        let half = self.z * self.est.sigma(class, k, role)?;
+        let sigma = self.est.sigma(class, k, role)?;
+        let scale = sharper.as_ref().map_or(1.0, |s| s.scale());
+        let half = self.z * scale * sigma;
         // the clamped estimate lies in [lo, hi]: where no estimate there could clear the
         // window, none is computed (the decision is the same)
         if (hi as f32) - half < beta as f32 && (lo as f32) + half > alpha as f32 {
@@ -386,7 +391,10 @@ impl ProbCut {
         }
         let mut f = [0u32; MAX_ACTIVE];
         let n = features(lay, hands, decl, &mut f);
-        let (e, _) = self.est.estimate_features(class, k, role, &f[..n])?;
+        let (mut e, _) = self.est.estimate_features(class, k, role, &f[..n])?;
+        if let Some(s) = sharper {
+            e = s.estimate(e, sigma, lay, hands, decl, leader);
+        }
         let e = e.clamp(lo as f32, hi as f32);
         if e - half >= beta as f32 {
             Some(beta)

@@ -51,6 +51,7 @@ pub mod endgame;
 pub mod estimator;
 pub mod estimator_data;
 pub mod estimator_net;
+pub mod estimator_sim;
 pub mod huge;
 pub mod layout;
 pub mod lookup;
@@ -75,6 +76,7 @@ use std::time::Instant;
 use crate::cards::Card;
 use endgame::EgCache;
 use estimator::ProbCut;
+use estimator_sim::SharperEstimates;
 use layout::Layout;
 pub use position::Position;
 use search::Searcher;
@@ -233,6 +235,10 @@ pub struct Solver {
     tt: Tt,
     eg: EgCache,
     probcut: Option<ProbCut>,
+    /// Research only: ProbCut with a simulated better estimator, and its time when the
+    /// current call started (left out of the call's time).
+    sharper: Option<SharperEstimates>,
+    sharper_micros0: u64,
 }
 
 impl Solver {
@@ -254,6 +260,25 @@ impl Solver {
             tt,
             eg,
             probcut: ProbCut::new(options.pcut),
+            sharper: None,
+            sharper_micros0: 0,
+        }
+    }
+
+    /// A solver whose ProbCut (`options.pcut` > 0) uses a simulated estimator with `scale`
+    /// (0..1) times the shipped estimator's error ([`estimator_sim`]; research only). The
+    /// time it spends finding the exact values the simulation needs is left out of
+    /// [`Stats::micros`]; they are kept until [`Solver::forget_exact_values`].
+    pub fn with_sharper_estimates(options: SolverOptions, scale: f32) -> Solver {
+        let mut s = Solver::new(options);
+        s.sharper = Some(SharperEstimates::new(scale, options));
+        s
+    }
+
+    /// Forgets the exact values of a simulated estimator (no-op without one).
+    pub fn forget_exact_values(&mut self) {
+        if let Some(s) = &mut self.sharper {
+            s.forget();
         }
     }
 
@@ -298,12 +323,21 @@ impl Solver {
             pos.declarer() as usize,
             self.probcut,
         )
+        .with_sharper_estimates(self.sharper.as_mut())
+    }
+
+    /// The start of a call: its time, and the simulated estimator's time so far.
+    fn start_clock(&mut self) -> Instant {
+        self.sharper_micros0 = self.sharper.as_ref().map_or(0, |s| s.micros());
+        Instant::now()
     }
 
     fn finish(&self, start: Instant, nodes: u64, probes: u32, hits0: u64) -> Stats {
         Stats {
             nodes,
-            micros: start.elapsed().as_micros() as u64,
+            micros: (start.elapsed().as_micros() as u64).saturating_sub(
+                self.sharper.as_ref().map_or(0, |s| s.micros()) - self.sharper_micros0,
+            ),
             probes,
             tt_hits: self.tt.hits - hits0,
         }
@@ -311,7 +345,7 @@ impl Solver {
 
     /// The exact value of the position (see the module documentation).
     pub fn solve(&mut self, pos: &Position) -> SolveOutput {
-        let start = Instant::now();
+        let start = self.start_clock();
         let hits0 = self.tt.hits;
         if let Some(v) = pos.final_value() {
             return SolveOutput {
@@ -345,7 +379,7 @@ impl Solver {
         if pos.game_type().is_null() || pos.final_value().is_some() {
             return self.solve(pos);
         }
-        let start = Instant::now();
+        let start = self.start_clock();
         let hits0 = self.tt.hits;
         let dp = pos.declarer_points() as i32;
         let mut s = self.searcher(pos);
@@ -370,7 +404,7 @@ impl Solver {
     /// Whether the value reaches `target`: suit/grand `solve(pos) >= target`; null
     /// `null_survival(solve(pos)) >= target`. One null-window search.
     pub fn reaches(&mut self, pos: &Position, target: i32) -> (bool, Stats) {
-        let start = Instant::now();
+        let start = self.start_clock();
         let hits0 = self.tt.hits;
         let null = pos.game_type().is_null();
         if let Some(v) = pos.final_value() {
@@ -395,7 +429,7 @@ impl Solver {
     /// The value after each legal card of the player to move (every legal card, equivalent
     /// ones included), in descending card order. Empty when the game is over.
     pub fn analyze(&mut self, pos: &Position) -> (Vec<(Card, i32)>, Stats) {
-        let start = Instant::now();
+        let start = self.start_clock();
         let hits0 = self.tt.hits;
         if pos.is_over() {
             return (Vec::new(), self.finish(start, 0, 0, hits0));

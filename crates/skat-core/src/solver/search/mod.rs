@@ -27,6 +27,7 @@ mod window;
 use super::bounds;
 use super::endgame::{EgCache, EgKey};
 use super::estimator::ProbCut;
+use super::estimator_sim::SharperEstimates;
 use super::layout::{m3, Layout};
 use super::lookup::LookupTables;
 use super::order::representatives;
@@ -92,6 +93,8 @@ pub struct Searcher<'a> {
     /// starts below it are cut).
     probcut: Option<ProbCut>,
     root_k: u32,
+    /// Research only: ProbCut's simulated better estimator.
+    sharper: Option<&'a mut SharperEstimates>,
     /// Endgame lookup tables, and the largest hand size they hold for this game class (0:
     /// none).
     lookup: Option<&'static LookupTables>,
@@ -121,6 +124,7 @@ impl<'a> Searcher<'a> {
         let mut s = Searcher {
             probcut: probcut.filter(|_| !lay.game_type.is_null()),
             root_k: 0,
+            sharper: None,
             lookup: opt.lookup.map(|r| r.0),
             lookup_k: 0,
             lay,
@@ -168,6 +172,12 @@ impl<'a> Searcher<'a> {
             s.lookup_k = if s.part { 0 } else { t.max_k(s.class) };
         }
         s
+    }
+
+    /// ProbCut with the simulated better estimator `sharper` (research only).
+    pub fn with_sharper_estimates(mut self, sharper: Option<&'a mut SharperEstimates>) -> Self {
+        self.sharper = sharper;
+        self
     }
 
     #[inline]
@@ -453,7 +463,8 @@ impl<'a> Searcher<'a> {
             // not at the root's trick, nor inside the endgame cache's exact solutions
             if k < self.root_k && k > self.eg_k {
                 let (h, d, l) = (&self.hands, self.decl, self.leader);
-                if let Some(v) = pc.cut(self.lay, h, d, l, alpha, beta, lo, hi) {
+                let sh = self.sharper.as_deref_mut();
+                if let Some(v) = pc.cut(self.lay, h, d, l, alpha, beta, lo, hi, sh) {
                     return v;
                 }
             }
