@@ -138,11 +138,12 @@ def plot(result: dict[str, Any], path: str) -> None:
         ax.set_ylim(top=1.005)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("decision agreement with the exact best card")
-    axes[0].legend(fontsize=8, loc="lower left")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8)
     fig.suptitle(
-        "ProbCut with simulated better estimators (labels: pcut); target: the shaded side of"
-        f" {TARGET_SPEEDUP}x, above {TARGET_AGREEMENT}"
+        "ProbCut with simulated better estimators (labels: pcut); target: the shaded corner,"
+        f" {TARGET_SPEEDUP}x or more at agreement {TARGET_AGREEMENT} or more"
     )
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
