@@ -57,7 +57,8 @@ pub fn position_normal(key: u64) -> f32 {
 pub struct SharperEstimates {
     scale: f32,
     exact: Box<Solver>,
-    values: HashMap<(u32, u32, u32, u8), i32>,
+    /// Exact values by (hands, tag): the tag packs declarer, leader and game type.
+    values: HashMap<([u32; 3], u8), i32>,
     micros: u64,
 }
 
@@ -102,31 +103,25 @@ impl SharperEstimates {
             return net;
         }
         let tag = (decl * 3 + leader) as u8 | (lay.game_type as u8) << 4;
-        let exact = self.exact_value(lay, hands, decl, leader, tag) as f32;
+        let exact = self.exact_value(lay, *hands, tag) as f32;
         let key = (hands[0] as u64 | (hands[1] as u64) << 32) ^ (hands[2] as u64).rotate_left(19);
         let g = position_normal(key ^ (tag as u64) << 56);
         sharpened(net, exact, sigma, self.scale, g)
     }
 
-    fn exact_value(
-        &mut self,
-        lay: &Layout,
-        hands: &[u32; 3],
-        decl: usize,
-        leader: usize,
-        tag: u8,
-    ) -> i32 {
-        let key = (hands[0], hands[1], hands[2], tag);
-        if let Some(&v) = self.values.get(&key) {
+    /// The exact value of the trick start `hands` whose declarer and leader `tag` packs.
+    fn exact_value(&mut self, lay: &Layout, hands: [u32; 3], tag: u8) -> i32 {
+        if let Some(&v) = self.values.get(&(hands, tag)) {
             return v;
         }
         let start = Instant::now();
+        let (decl, leader) = ((tag & 15) / 3, (tag & 15) % 3);
         let cards = hands.map(|h| lay.to_external(h));
         let contract = Contract::plain(lay.game_type);
-        let pos = Position::new(cards, contract, decl as u8, leader as u8, &[], 0, 0)
+        let pos = Position::new(cards, contract, decl, leader, &[], 0, 0)
             .expect("a trick start of the search is a valid position");
         let v = self.exact.solve(&pos).value;
-        self.values.insert(key, v);
+        self.values.insert((hands, tag), v);
         self.micros += start.elapsed().as_micros() as u64;
         v
     }
