@@ -15,6 +15,8 @@ from skat._core import (
     estimator_estimates,
     estimator_layout,
     estimator_samples,
+    probcut_benchmark,
+    probcut_grid,
 )
 from skat.cli import main
 from skat.training import estimator_net as net
@@ -254,3 +256,29 @@ def test_players_take_pcut() -> None:
     make_player("kermit:worlds=4,threads=1,pcut=0.5")
     with pytest.raises(PlayerSpecError):
         make_player("pimc:pcut=1.5")
+
+
+def test_probcut_grid_checks_its_input_and_stops_when_progress_raises() -> None:
+    for kwargs in (
+        {"pcuts": [0.0]},
+        {"pcuts": [0.5], "error_scales": [1.5]},
+        {"pcuts": [0.5], "repeat": 0},
+    ):
+        with pytest.raises(skat.PositionError):
+            probcut_grid(4, 1, **kwargs)
+    seen: list[int] = []
+
+    def stop(done: int) -> None:
+        seen.append(done)
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        probcut_grid(6, 1, [0.5], None, progress=stop)
+    assert seen == [1, 2]
+    # without a simulated estimator the grid's one point is the plain benchmark
+    [[rows]] = probcut_grid(5, 2, [0.4], tt_mb=8)
+    plain = probcut_benchmark(5, 2, 0.4, tt_mb=8)
+    assert [(r["nodes"], r["decision_agreement"]) for r in rows] == [
+        (r["nodes"], r["decision_agreement"]) for r in plain
+    ]

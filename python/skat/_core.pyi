@@ -1,6 +1,6 @@
 """Type stubs for the compiled module ``skat._core`` (checked by ``mypy.stubtest``)."""
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Literal, TypeAlias, final
 
 __version__: str
@@ -635,6 +635,15 @@ def probcut_benchmark(
     tt_mb: int = 32,
     error_scale: float | None = None,
 ) -> list[dict[str, Any]]: ...
+def probcut_grid(
+    positions: int,
+    seed: int,
+    pcuts: list[float],
+    error_scales: list[float] | None = None,
+    repeat: int = 1,
+    tt_mb: int = 32,
+    progress: Callable[[int], object] | None = None,
+) -> list[list[list[dict[str, Any]]]]: ...
 def prefix_tree_figures(
     seed: int,
     depth: int = 10,

@@ -90,6 +90,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solver::check_estimators, m)?)?;
     m.add_function(wrap_pyfunction!(solver::estimator_estimates, m)?)?;
     m.add_function(wrap_pyfunction!(solver::probcut_benchmark, m)?)?;
+    m.add_function(wrap_pyfunction!(solver::probcut_grid, m)?)?;
     m.add_class::<spades::PySpadesGame>()?;
     m.add_class::<spades::PySpadesInference>()?;
     m.add_function(wrap_pyfunction!(spades::spades_player, m)?)?;

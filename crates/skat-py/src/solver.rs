@@ -670,6 +670,14 @@ pub fn probcut_benchmark<'py>(
     }
     let scale = error_scale.map(|e| e as f32);
     let rows = py.allow_threads(move || solver::bench_pcut::run(positions, seed, o, scale));
+    pcut_rows(py, &rows)
+}
+
+/// One comparison's class rows as dictionaries (the keys of `skat bench solver --pcut`).
+fn pcut_rows<'py>(
+    py: Python<'py>,
+    rows: &[solver::bench_pcut::PcutRow],
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
     rows.iter()
         .map(|r| {
             let x = PyDict::new(py);
@@ -684,5 +692,87 @@ pub fn probcut_benchmark<'py>(
             x.set_item("nodes", r.nodes)?;
             Ok(x)
         })
+        .collect()
+}
+
+/// The ProbCut benchmark for every confidence of `pcuts` and, with `error_scales`, every
+/// simulated error scale (configurations pcut-major), `repeat` runs each, position by position
+/// so that a position's exact values serve all of them (`skat research pcut-error`):
+/// `[configuration][run]` lists of class rows. `progress(positions_done)` is called after each
+/// position; an exception from it (or Ctrl-C) stops the benchmark and is raised.
+#[pyfunction]
+#[pyo3(signature = (positions, seed, pcuts, error_scales=None, repeat=1, tt_mb=32, progress=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn probcut_grid<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
+    #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
+    pcuts: Vec<f64>,
+    error_scales: Option<Vec<f64>>,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] repeat: usize,
+    #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
+    progress: Option<PyObject>,
+) -> PyResult<Vec<Vec<Vec<Bound<'py, PyDict>>>>> {
+    let mut cuts = Vec::with_capacity(pcuts.len());
+    for &p in &pcuts {
+        let t = pcut_thousandths(p)?;
+        if t == 0 {
+            return Err(PositionError::new_err(
+                "pcut must be above 0 for this benchmark",
+            ));
+        }
+        cuts.push(t);
+    }
+    let scales: Option<Vec<f32>> = match error_scales {
+        Some(v) => Some(
+            v.iter()
+                .map(|&e| {
+                    if (0.0..=1.0).contains(&e) {
+                        Ok(e as f32)
+                    } else {
+                        Err(PositionError::new_err(format!(
+                            "error_scale must lie in 0..1, got {e}"
+                        )))
+                    }
+                })
+                .collect::<PyResult<_>>()?,
+        ),
+        None => None,
+    };
+    if repeat == 0 {
+        return Err(PositionError::new_err("repeat must be at least 1"));
+    }
+    let o = options_from(tt_mb, None)?;
+    let mut failure: Option<PyErr> = None;
+    let grid = py.allow_threads(|| {
+        solver::bench_pcut::run_grid(
+            positions,
+            seed,
+            o,
+            &cuts,
+            scales.as_deref(),
+            repeat,
+            |done| {
+                Python::with_gil(|py| {
+                    let r = py.check_signals().and_then(|()| match &progress {
+                        Some(f) => f.call1(py, (done,)).map(|_| ()),
+                        None => Ok(()),
+                    });
+                    match r {
+                        Ok(()) => true,
+                        Err(e) => {
+                            failure = Some(e);
+                            false
+                        }
+                    }
+                })
+            },
+        )
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    grid.iter()
+        .map(|runs| runs.iter().map(|rows| pcut_rows(py, rows)).collect())
         .collect()
 }

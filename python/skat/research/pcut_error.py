@@ -10,8 +10,11 @@ decision agreement, the decision loss and the mean absolute error, on the same r
 30-card positions. Scale 1 is the shipped estimator.
 
 The comparisons run one after the other in this process: they are timings, and two of them
-side by side on a small machine would disturb each other. Node counts, agreements and errors
-are deterministic; the speed-ups are medians over ``repeat`` runs.
+side by side on a small machine would disturb each other. The positions are the outer loop:
+each is compared under every confidence, scale and repeat in turn, so the exact values its
+simulations need are found once for all of them. Node counts, agreements and errors are
+deterministic (the same as ``skat bench solver --pcut P --pcut-error K`` gives for each
+point); the speed-ups are medians over ``repeat`` runs.
 
 >>> r = run([0.5], [1.0, 0.0], positions=3, seed=2, repeat=1)
 >>> [(c["pcut"], c["error_scale"]) for c in r["configs"]]
@@ -26,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from skat._core import probcut_benchmark
+from skat._core import probcut_grid
 from skat.bench import combine_probcut_runs
 
 TARGET_SPEEDUP = 3.5
@@ -61,25 +64,21 @@ def run(
 ) -> dict[str, Any]:
     """The ProbCut benchmark for every (pcut, error scale): ``configs`` in that order, each
     with its classes' rows (as ``skat bench solver --pcut --json``) and ``meets_target`` per
-    class; ``progress(1)`` after each benchmark run."""
+    class; ``progress(done)`` with the number of positions done after each position."""
+    grid = probcut_grid(positions, seed, list(pcuts), list(scales), repeat, tt_mb, progress)
     configs: list[dict[str, Any]] = []
-    for pcut in pcuts:
-        for scale in scales:
-            runs = []
-            for _ in range(repeat):
-                runs.append(probcut_benchmark(positions, seed, pcut, tt_mb, scale))
-                if progress:
-                    progress(1)
-            out = combine_probcut_runs(runs)
-            rows = [r for r in out["classes"] if r["class"] in CLASSES]
-            configs.append(
-                {
-                    "pcut": pcut,
-                    "error_scale": scale,
-                    "classes": rows,
-                    "meets_target": {r["class"]: meets_target(r) for r in rows},
-                }
-            )
+    points = [(pcut, scale) for pcut in pcuts for scale in scales]
+    for (pcut, scale), runs in zip(points, grid, strict=True):
+        out = combine_probcut_runs(runs)
+        rows = [r for r in out["classes"] if r["class"] in CLASSES]
+        configs.append(
+            {
+                "pcut": pcut,
+                "error_scale": scale,
+                "classes": rows,
+                "meets_target": {r["class"]: meets_target(r) for r in rows},
+            }
+        )
     return {
         "meta": {
             "positions": positions,

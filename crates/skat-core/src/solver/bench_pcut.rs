@@ -11,7 +11,7 @@
 //! (null is never cut: its rows agree exactly).
 
 use super::bench::{class_index, paired, positions, CLASSES};
-use super::{Position, Solver, SolverOptions};
+use super::{Position, Solver, SolverOptions, Stats};
 use crate::cards::Card;
 
 /// One class's comparison.
@@ -55,6 +55,69 @@ pub fn best_cards(pos: &Position, values: &[(Card, i32)]) -> Vec<Card> {
         .collect()
 }
 
+/// Per class: the sums of one comparison's times, agreements, losses and errors, turned into
+/// rows at the end.
+struct Tally {
+    rows: Vec<PcutRow>,
+    micros: [[u64; 2]; 3],
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            rows: CLASSES
+                .iter()
+                .map(|&class| PcutRow {
+                    class,
+                    ..PcutRow::default()
+                })
+                .collect(),
+            micros: [[0; 2]; 3],
+        }
+    }
+
+    /// One position: the exact analysis `(ev, es)` and the ProbCut one `(cv, cs)`.
+    fn add(
+        &mut self,
+        p: &Position,
+        exact: (&[(Card, i32)], &Stats),
+        cut: (&[(Card, i32)], &Stats),
+    ) {
+        let ((ev, es), (cv, cs)) = (exact, cut);
+        let ci = class_index(p.game_type());
+        let r = &mut self.rows[ci];
+        r.positions += 1;
+        self.micros[ci][0] += es.micros;
+        self.micros[ci][1] += cs.micros;
+        r.exact_nodes += es.nodes;
+        r.nodes += cs.nodes;
+        // ProbCut's card judged by the exact values: it agrees when it gives up nothing
+        let chosen = best_cards(p, cv)[0];
+        let exact = |c: Card| ev.iter().find(|x| x.0 == c).map(|x| mover_key(p, x.1));
+        let best = ev.iter().map(|x| mover_key(p, x.1)).max();
+        let loss = best.zip(exact(chosen)).map_or(0, |(b, v)| b - v);
+        r.decision_agreement += (loss == 0) as u8 as f64;
+        r.decision_loss += loss as f64;
+        let err: i32 = ev.iter().zip(cv).map(|(x, y)| (x.1 - y.1).abs()).sum();
+        r.mean_abs_error += err as f64 / ev.len().max(1) as f64;
+    }
+
+    fn finish(mut self) -> Vec<PcutRow> {
+        for (r, us) in self.rows.iter_mut().zip(self.micros) {
+            let n = r.positions as f64;
+            let per_sec = |t: u64| if t > 0 { n * 1e6 / t as f64 } else { 0.0 };
+            r.exact_worlds_per_sec = per_sec(us[0]);
+            r.worlds_per_sec = per_sec(us[1]);
+            if r.positions > 0 {
+                r.decision_agreement /= n;
+                r.decision_loss /= n;
+                r.mean_abs_error /= n;
+            }
+        }
+        self.rows
+    }
+}
+
 /// Compares exact and ProbCut analyses on `n` positions from `seed` (`options.pcut` > 0).
 /// With `error_scale`, ProbCut uses a simulated estimator with that many times the shipped
 /// error ([`super::estimator_sim`]): each position is then analysed once by both solvers
@@ -62,60 +125,81 @@ pub fn best_cards(pos: &Position, values: &[(Card, i32)]) -> Vec<Card> {
 /// simulation needs already known (their cost is not counted) and neither solver finds the
 /// position warmer in the CPU caches than the other.
 pub fn run(n: usize, seed: u64, options: SolverOptions, error_scale: Option<f32>) -> Vec<PcutRow> {
+    let scales = error_scale.map(|s| [s]);
+    let mut grid = run_grid(
+        n,
+        seed,
+        options,
+        &[options.pcut],
+        scales.as_ref().map(|s| &s[..]),
+        1,
+        |_| true,
+    );
+    grid.swap_remove(0).swap_remove(0)
+}
+
+/// [`run`] for every confidence of `pcuts` (thousandths) and, with `scales`, every simulated
+/// error scale (configurations pcut-major), `repeat` times each: `[configuration][repeat]`
+/// rows. The positions are the outer loop: each is compared under every configuration and
+/// repeat in turn, and with `scales` the exact values its simulations need are found once for
+/// all of them. `progress(positions done)` after each position; it returns false to stop
+/// early (the rows then cover the positions done).
+pub fn run_grid(
+    n: usize,
+    seed: u64,
+    options: SolverOptions,
+    pcuts: &[u16],
+    scales: Option<&[f32]>,
+    repeat: usize,
+    mut progress: impl FnMut(usize) -> bool,
+) -> Vec<Vec<Vec<PcutRow>>> {
+    let configs: Vec<(u16, Option<f32>)> = match scales {
+        Some(scales) => pcuts
+            .iter()
+            .flat_map(|&p| scales.iter().map(move |&s| (p, Some(s))))
+            .collect(),
+        None => pcuts.iter().map(|&p| (p, None)).collect(),
+    };
+    if configs.is_empty() {
+        return Vec::new();
+    }
+    let first = configs
+        .first()
+        .map_or(options, |&(pcut, _)| SolverOptions { pcut, ..options });
     let mut solvers = [
         Solver::new(SolverOptions { pcut: 0, ..options }),
-        match error_scale {
-            Some(scale) => Solver::with_sharper_estimates(options, scale),
-            None => Solver::new(options),
+        match scales {
+            Some(s) => Solver::with_sharper_estimates(first, s[0]),
+            None => Solver::new(first),
         },
     ];
-    // per class: sums of times, agreements and errors, converted at the end
-    let mut rows: Vec<PcutRow> = CLASSES
+    let mut tallies: Vec<Vec<Tally>> = configs
         .iter()
-        .map(|&class| PcutRow {
-            class,
-            ..PcutRow::default()
-        })
+        .map(|_| (0..repeat).map(|_| Tally::new()).collect())
         .collect();
-    let mut micros = [[0u64; 2]; 3];
     for (i, p) in positions(n, seed).iter().enumerate() {
-        let ci = class_index(p.game_type());
-        if error_scale.is_some() {
-            solvers[1].forget_exact_values();
-            for s in solvers.iter_mut() {
-                s.clear();
-                s.analyze(p);
+        solvers[1].forget_exact_values();
+        for (&(pcut, scale), tally) in configs.iter().zip(tallies.iter_mut()) {
+            solvers[1].retune_probcut(pcut, scale);
+            for t in tally.iter_mut() {
+                if scale.is_some() {
+                    for s in solvers.iter_mut() {
+                        s.clear();
+                        s.analyze(p);
+                    }
+                }
+                let [(ev, es), (cv, cs)] = paired(&mut solvers, i, |s| s.analyze(p));
+                t.add(p, (&ev, &es), (&cv, &cs));
             }
         }
-        let [(ev, es), (cv, cs)] = paired(&mut solvers, i, |s| s.analyze(p));
-        let r = &mut rows[ci];
-        r.positions += 1;
-        micros[ci][0] += es.micros;
-        micros[ci][1] += cs.micros;
-        r.exact_nodes += es.nodes;
-        r.nodes += cs.nodes;
-        // ProbCut's card judged by the exact values: it agrees when it gives up nothing
-        let chosen = best_cards(p, &cv)[0];
-        let exact = |c: Card| ev.iter().find(|x| x.0 == c).map(|x| mover_key(p, x.1));
-        let best = ev.iter().map(|x| mover_key(p, x.1)).max();
-        let loss = best.zip(exact(chosen)).map_or(0, |(b, v)| b - v);
-        r.decision_agreement += (loss == 0) as u8 as f64;
-        r.decision_loss += loss as f64;
-        let err: i32 = ev.iter().zip(&cv).map(|(x, y)| (x.1 - y.1).abs()).sum();
-        r.mean_abs_error += err as f64 / ev.len().max(1) as f64;
-    }
-    for (r, us) in rows.iter_mut().zip(micros) {
-        let n = r.positions as f64;
-        let per_sec = |t: u64| if t > 0 { n * 1e6 / t as f64 } else { 0.0 };
-        r.exact_worlds_per_sec = per_sec(us[0]);
-        r.worlds_per_sec = per_sec(us[1]);
-        if r.positions > 0 {
-            r.decision_agreement /= n;
-            r.decision_loss /= n;
-            r.mean_abs_error /= n;
+        if !progress(i + 1) {
+            break;
         }
     }
-    rows
+    tallies
+        .into_iter()
+        .map(|runs| runs.into_iter().map(Tally::finish).collect())
+        .collect()
 }
 
 #[cfg(test)]
@@ -147,6 +231,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_grid_gives_each_configuration_what_its_own_run_gives() {
+        // the exact values shared between configurations are the ones each would find alone
+        let options = SolverOptions {
+            tt_mb: 4,
+            ..SolverOptions::default()
+        };
+        let (pcuts, scales) = ([300u16, 600], [1.0f32, 0.4]);
+        let grid = run_grid(10, 5, options, &pcuts, Some(&scales), 2, |_| true);
+        assert_eq!(grid.len(), 4);
+        let key = |rows: &[PcutRow]| -> Vec<(usize, u64, u64, u64, u64, u64)> {
+            rows.iter()
+                .map(|r| {
+                    let bits = |x: f64| x.to_bits();
+                    (
+                        r.positions,
+                        r.exact_nodes,
+                        r.nodes,
+                        bits(r.decision_agreement),
+                        bits(r.decision_loss),
+                        bits(r.mean_abs_error),
+                    )
+                })
+                .collect()
+        };
+        for (k, runs) in grid.iter().enumerate() {
+            let (pcut, scale) = (pcuts[k / 2], scales[k % 2]);
+            let alone = run(10, 5, SolverOptions { pcut, ..options }, Some(scale));
+            assert_eq!(runs.len(), 2);
+            for rows in runs {
+                assert_eq!(key(rows), key(&alone), "pcut {pcut} scale {scale}");
+            }
+        }
+        // stopping early covers the positions done
+        let part = run_grid(10, 5, options, &[500], None, 1, |done| done < 3);
+        assert_eq!(part[0][0].iter().map(|r| r.positions).sum::<usize>(), 3);
     }
 
     #[test]

@@ -78,6 +78,12 @@ impl SharperEstimates {
         self.scale
     }
 
+    /// Changes the error scale (0..1); the exact values found so far stay valid, since they
+    /// depend only on the positions.
+    pub fn set_scale(&mut self, scale: f32) {
+        self.scale = scale.clamp(0.0, 1.0);
+    }
+
     /// Microseconds spent finding exact values so far.
     pub fn micros(&self) -> u64 {
         self.micros

@@ -282,6 +282,17 @@ impl Solver {
         }
     }
 
+    /// Changes the ProbCut confidence (thousandths) and, with a simulated estimator, its
+    /// error scale, keeping the tables and the exact values found so far (research only: a
+    /// grid of confidences and scales shares those values position by position).
+    pub fn retune_probcut(&mut self, pcut: u16, scale: Option<f32>) {
+        self.options.pcut = pcut;
+        self.probcut = ProbCut::new(pcut);
+        if let (Some(s), Some(scale)) = (&mut self.sharper, scale) {
+            s.set_scale(scale);
+        }
+    }
+
     pub fn options(&self) -> &SolverOptions {
         &self.options
     }

@@ -24,7 +24,9 @@ error is that scale times the shipped one's (the shipped estimate moved toward t
 as a calibrated second measurement would; scale 1 is the shipped estimator). Prints per class
 the speed-up over the exact all-move analysis, the decision agreement, loss and error, and
 whether the target (3.5x at agreement 0.95) is met; writes --json and --plot. The comparisons
-are timings and run one after the other.
+are timings and run one after the other, position by position: each position is compared
+under every confidence, scale and repeat before the next, so the exact values its simulations
+need are found once.
 """
 
 
@@ -41,9 +43,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
     if not estimator_layout()["builtin_slots"]:
         raise OptionError("--pcuts", "this build has no estimators: see 'skat train estimators'")
-    total = len(args.pcuts) * len(args.errors) * args.repeat
+    points = len(args.pcuts) * len(args.errors) * args.repeat
     with progress_bar(console) as bar:
-        task = bar.add_task(f"ProbCut comparisons, {args.positions} positions each", total=total)
+        task = bar.add_task(f"positions, {points} ProbCut comparisons each", total=args.positions)
         out = run_grid(
             args.pcuts,
             args.errors,
@@ -51,7 +53,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             args.seed,
             args.repeat,
             args.tt_mb,
-            progress=lambda n: bar.advance(task, n),
+            progress=lambda done: bar.update(task, completed=done),
         )
     t = Table(
         title=f"ProbCut with simulated estimators ({args.positions} positions, seed {args.seed},"
