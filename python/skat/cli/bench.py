@@ -4,270 +4,22 @@
 PIMC decision in the first trick and per game), ``rules`` (random games per second, against
 OpenSpiel if installed), ``bidding`` (milliseconds per bidding-tree evaluation) and
 ``inference`` (milliseconds per inference draw). The measuring code is :mod:`skat.bench` (and
-the Rust core for the solver); this module parses, prints tables and writes ``--json``.
+the Rust core for the solver); this module parses, prints tables and writes ``--json``
+(``solver``: :mod:`skat.cli.bench_solver`).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.table import Table
 
 from skat import defaults
 from skat.cli import checks
-from skat.cli.checks import OptionError
+from skat.cli.bench_options import common_options, count_option
+from skat.cli.bench_solver import add_solver_command
 from skat.display import progress_bar, save_json
-
-R = TypeVar("R")
-
-# The thesis's figures for each enhancement, shown beside our ablation rows.
-THESIS_ABLATION = {
-    "fastest-cut-first": "-39% nodes (MTD(f), synthetic trees)",
-    "payoff-similarity": "-85% suit / -77% grand time at 30 cards",
-    "endgame tables": "-38% suit / -47% grand time (4-card tables)",
-    "static bounds": "about -1% nodes and time",
-    "partition search (null) toggled": "-12% nodes and cycles (LWRS vs vanilla null)",
-}
-
-
-def _effect(with_: float, without: float) -> str:
-    return f"{100 * (with_ - without) / without:+.0f}%" if without else "n/a"
-
-
-def _ablation_table(out: dict[str, Any], positions: int) -> Table:
-    classes = [r["class"] for r in out["classes"] if r["solve"]["count"] > 0]
-    ab = Table(
-        title=f"Ablations: solve over {positions} positions; each row: the change"
-        " in nodes / time that the enhancement brings (against the same search without it,"
-        " the two alternating position by position)"
-    )
-    ab.add_column("switched off")
-    for c in classes:
-        ab.add_column(c, justify="right")
-    ab.add_column("thesis")
-    rows: dict[str, dict[str, dict[str, float]]] = {}
-    for a in out["ablations"]:
-        rows.setdefault(a["switched_off"], {})[a["class"]] = a
-    base = rows.get("all on", {})
-    for name, per_class in rows.items():
-        if name == "all on":
-            cells = [
-                f"{per_class[c]['nodes']:,} nodes, {per_class[c]['ms']:,.0f} ms" for c in classes
-            ]
-        else:
-            # a "toggled" row switches on an enhancement that is off by default
-            on, off = (per_class, base) if "toggled" in name else (base, per_class)
-            cells = [
-                _effect(on[c]["nodes"], off[c]["nodes"])
-                + " / "
-                + _effect(on[c]["ms"], off[c]["ms"])
-                for c in classes
-            ]
-        ab.add_row(name, *cells, THESIS_ABLATION.get(name.replace(" toggled", ""), ""))
-    return ab
-
-
-def _repeated(console: Console, what: str, repeat: int, run: Callable[[int], R]) -> list[R]:
-    """``run(i)`` for each of ``repeat`` runs, under a progress bar."""
-    out: list[R] = []
-    with progress_bar(console) as progress:
-        task = progress.add_task(what, total=repeat)
-        for i in range(repeat):
-            out.append(run(i))
-            progress.advance(task)
-    return out
-
-
-def cmd_bench_probcut(args: argparse.Namespace, console: Console) -> int:
-    from skat._core import estimator_layout, probcut_benchmark
-    from skat.bench import combine_probcut_runs, machine_description
-
-    if not estimator_layout()["builtin_slots"]:
-        raise OptionError("--pcut", "this build has no estimators: see 'skat train estimators'")
-    runs = _repeated(
-        console,
-        f"{args.positions} random 30-card positions, analyze exact and with ProbCut"
-        f" {args.pcut}, single thread",
-        args.repeat,
-        lambda _i: probcut_benchmark(
-            args.positions, args.seed, args.pcut, args.tt_mb, args.pcut_error
-        ),
-    )
-    out = combine_probcut_runs(runs)
-    out.update(
-        pcut=args.pcut,
-        pcut_error=args.pcut_error,
-        positions=args.positions,
-        seed=args.seed,
-        machine=machine_description(),
-    )
-    simulated = (
-        f" (simulated estimator, {args.pcut_error} times the shipped error)"
-        if args.pcut_error is not None
-        else ""
-    )
-    table = Table(
-        title=f"ProbCut {args.pcut}{simulated} against the exact solver, {args.positions}"
-        f" positions, seed {args.seed} ({out['machine']}); worlds/s: median of"
-        f" {out['repeat']} runs"
-    )
-    for col in (
-        "class",
-        "n",
-        "exact worlds/s",
-        "ProbCut worlds/s",
-        "speed-up",
-        "nodes",
-        "decision agreement",
-        "decision loss",
-        "mean abs. error",
-    ):
-        table.add_column(col, justify="left" if col == "class" else "right")
-    for r in out["classes"]:
-        table.add_row(
-            r["class"],
-            str(r["positions"]),
-            f"{r['exact_worlds_per_sec']:,.1f}",
-            f"{r['worlds_per_sec']:,.1f}",
-            f"{r['speedup']:.2f}x",
-            _effect(r["nodes"], r["exact_nodes"]),
-            f"{r['decision_agreement']:.3f}",
-            f"{r['decision_loss']:.2f}",
-            f"{r['mean_abs_error']:.2f}",
-        )
-    console.print(table)
-    save_json(args.json, out)
-    return 0
-
-
-def cmd_bench_lookup(args: argparse.Namespace, console: Console) -> int:
-    from skat._core import lookup_benchmark
-    from skat.bench import combine_lookup_runs, machine_description
-    from skat.tables import info
-
-    tables = info(args.tables) if args.tables else []
-    what = f"the tables of {args.tables}" if args.tables else f"the {args.oracle}-card oracle"
-    runs = _repeated(
-        console,
-        f"{args.positions} random 30-card positions, solve and analyze without and with"
-        f" {what}, single thread",
-        args.repeat,
-        lambda _i: lookup_benchmark(
-            args.positions, args.seed, args.tables, args.oracle or 0, args.tt_mb
-        ),
-    )
-    out = combine_lookup_runs(runs)
-    out.update(
-        tables=[
-            {k: t[k] for k in ("class", "cards", "rows", "entries", "memory_bytes", "complete")}
-            for t in tables
-        ],
-        oracle=args.oracle or 0,
-        positions=args.positions,
-        seed=args.seed,
-        machine=machine_description(),
-    )
-    table = Table(
-        title=f"{what[0].upper()}{what[1:]} against the plain solver,"
-        f" {args.positions} positions, seed {args.seed} ({out['machine']}); time: median of"
-        f" {out['repeat']} runs"
-    )
-    for col in ("class", "n", "question", "nodes without", "nodes with", "nodes", "time"):
-        table.add_column(col, justify="left" if col in ("class", "question") else "right")
-    for r in out["classes"]:
-        for q in ("solve", "analyze"):
-            table.add_row(
-                r["class"],
-                str(r["positions"]),
-                q,
-                f"{r[q + '_nodes'][0]:,}",
-                f"{r[q + '_nodes'][1]:,}",
-                _effect(r[q + "_nodes"][1], r[q + "_nodes"][0]),
-                _effect(r[q + "_ms"][1], r[q + "_ms"][0]),
-            )
-    console.print(table)
-    bad = sum(r["mismatches"] for r in out["classes"])
-    console.print(f"positions whose values differed: {bad}")
-    save_json(args.json, out)
-    return 0 if bad == 0 else 1
-
-
-def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
-    from skat._core import solver_benchmark
-    from skat.bench import combine_solver_runs, machine_description
-
-    chosen = [o for o in ("pcut", "tables", "oracle") if getattr(args, o) is not None]
-    if len(chosen) > 1:
-        raise OptionError(
-            f"--{chosen[1]}", "compare one of ProbCut (--pcut), --tables or --oracle at a time"
-        )
-    if args.pcut_error is not None and args.pcut is None:
-        raise OptionError("--pcut-error", "simulates ProbCut's estimator: give --pcut too")
-    if args.pcut is not None:
-        return cmd_bench_probcut(args, console)
-    if args.tables is not None or args.oracle is not None:
-        return cmd_bench_lookup(args, console)
-
-    runs = _repeated(
-        console,
-        f"{args.positions} random 30-card positions (solve, reaches, analyze; ablations"
-        f" over {args.ablation_positions} in the first run), single thread",
-        args.repeat,
-        lambda i: solver_benchmark(
-            positions=args.positions,
-            seed=args.seed,
-            ablation_positions=args.ablation_positions if i == 0 else 0,
-            tt_mb=args.tt_mb,
-        ),
-    )
-    out = combine_solver_runs(runs)
-    out["machine"] = machine_description()
-    table = Table(
-        title=f"Open-handed solver, {out['positions']} positions, seed {out['seed']}"
-        f" ({out['machine']})"
-        + (f"; worlds/s: median of {out['repeat']} runs" if out["repeat"] > 1 else "")
-    )
-    for col in ("class", "n", "question", "median ms", "mean ms", "p95 ms", "median nodes"):
-        table.add_column(col, justify="left" if col in ("class", "question") else "right")
-    for row in out["classes"]:
-        target = "reaches(11)" if row["class"] == "null" else "reaches(61)"
-        for q, key in (("solve", "solve"), (target, "reaches"), ("analyze", "analyze")):
-            s = row[key]
-            table.add_row(
-                row["class"],
-                str(s["count"]),
-                q,
-                f"{s['median_ms']:.3f}",
-                f"{s['mean_ms']:.3f}",
-                f"{s['p95_ms']:.3f}",
-                f"{s['median_nodes']:,.0f}",
-            )
-        table.add_row(
-            row["class"], "", "analyze worlds/s", f"{row['worlds_per_sec']:,.1f}", "", "", ""
-        )
-    console.print(table)
-    if out["repeat"] > 1:
-        rep = Table(title=f"analyze worlds/s in each of {out['repeat']} runs (same positions)")
-        for col in ("class", "median", "min", "max", "runs"):
-            rep.add_column(col, justify="left" if col in ("class", "runs") else "right")
-        for row in out["classes"]:
-            rates: list[float] = row["worlds_per_sec_runs"]
-            rep.add_row(
-                row["class"],
-                f"{row['worlds_per_sec']:,.1f}",
-                f"{min(rates):,.1f}",
-                f"{max(rates):,.1f}",
-                ", ".join(f"{x:,.1f}" for x in rates),
-            )
-        console.print(rep)
-    if out["ablations"]:
-        console.print(_ablation_table(out, args.ablation_positions))
-    console.print(f"Nodes searched: {out['signature']}")
-    save_json(args.json, out)
-    return 0
 
 
 def check_bench_pimc(args: argparse.Namespace) -> None:
@@ -422,35 +174,6 @@ def cmd_bench_rules(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _common(p: argparse.ArgumentParser, repeat: int | None) -> None:
-    """--seed, --json and (when ``repeat`` is given) --repeat, on every benchmark."""
-    if repeat is not None:
-        p.add_argument(
-            "--repeat",
-            type=checks.integer(1, 1000),
-            default=repeat,
-            help=f"timed runs, median reported (default: {repeat})",
-        )
-    p.add_argument(
-        "--seed",
-        type=checks.seed,
-        default=defaults.BENCH_SEED,
-        help=f"seed, 0..2**64-1 (default: {defaults.BENCH_SEED})",
-    )
-    p.add_argument(
-        "--json", metavar="FILE", type=checks.out_file, help="write the measurements as JSON"
-    )
-
-
-def _count(p: argparse.ArgumentParser, name: str, default: int, what: str) -> None:
-    p.add_argument(
-        name,
-        type=checks.integer(1, checks.COUNT_MAX),
-        default=default,
-        help=f"{what} (default: {default:,})",
-    )
-
-
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Adds ``bench`` with its five kinds."""
     b = sub.add_parser(
@@ -464,64 +187,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     )
     kinds = b.add_subparsers(dest="what", metavar="KIND", required=True)
 
-    s = kinds.add_parser(
-        "solver",
-        help="open-handed solver at 30 cards: times, nodes, ablations",
-        description="Times the open-handed solver (solve, reaches, analyze) on random 30-card"
-        " positions per game class, single thread; ablations in the first run; prints the node"
-        " signature.",
-    )
-    _count(s, "--positions", defaults.BENCH_SOLVER_POSITIONS, "random positions")
-    s.add_argument(
-        "--ablation-positions",
-        type=checks.integer(0, checks.COUNT_MAX),
-        default=defaults.BENCH_ABLATION_POSITIONS,
-        help="positions per ablation row, 0 for none"
-        f" (default: {defaults.BENCH_ABLATION_POSITIONS})",
-    )
-    s.add_argument(
-        "--tt-mb",
-        type=checks.integer(1, defaults.TT_MB_MAX),
-        default=defaults.SOLVER_TT_MB,
-        help=f"transposition table size in MB, 1..{defaults.TT_MB_MAX}"
-        f" (default: {defaults.SOLVER_TT_MB})",
-    )
-    s.add_argument(
-        "--pcut",
-        type=checks.real(0.001, 1.0, below_hi=True),
-        metavar="P",
-        help="instead: compare ProbCut at confidence P (0.001..1, excluded) with the exact"
-        " solver, analyze on the same positions: worlds/s of each, decision agreement,"
-        " decision loss (exact card points given up), mean absolute error",
-    )
-    s.add_argument(
-        "--pcut-error",
-        type=checks.real(0.0, 1.0),
-        metavar="K",
-        help="with --pcut: ProbCut with a simulated estimator whose error is K (0..1) times"
-        " the shipped one's, the shipped estimate moved toward the exact value as a calibrated"
-        " second measurement would (research: how good an estimator ProbCut needs; the"
-        " exact values it uses are found before the timed run and not timed)",
-    )
-    s.add_argument(
-        "--tables",
-        metavar="DIR",
-        type=checks.in_dir,
-        help="instead: compare the solver with the endgame lookup tables of DIR ('skat tables"
-        " build') and without, solve and analyze on the same positions: nodes and time of"
-        " each, and a check that every value agrees",
-    )
-    s.add_argument(
-        "--oracle",
-        metavar="K",
-        type=checks.integer(1, 9),
-        help="instead: the research oracle (solver thesis Fig. 8.1): trick starts with at most K"
-        " cards per hand below the root get their exact value from a separate, uncounted"
-        " search; the nodes that complete K-card tables would save (its time is not a"
-        " table's)",
-    )
-    _common(s, defaults.BENCH_SOLVER_REPEAT)
-    s.set_defaults(func=cmd_bench_solver)
+    add_solver_command(kinds)
 
     p = kinds.add_parser(
         "pimc",
@@ -529,7 +195,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         description="Times PIMC decisions in the first trick of deals bid by 'rules', and whole"
         " games of three pimc players.",
     )
-    _count(p, "--deals", defaults.BENCH_PIMC_DEALS, "deals (3 decisions each)")
+    count_option(p, "--deals", defaults.BENCH_PIMC_DEALS, "deals (3 decisions each)")
     p.add_argument(
         "--worlds",
         type=checks.integer(1, defaults.WORLDS_MAX),
@@ -570,7 +236,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         type=checks.in_dir,
         help="endgame lookup tables for the solver ('skat tables build'; default: none)",
     )
-    _common(p, None)
+    common_options(p, None)
     p.set_defaults(func=cmd_bench_pimc, check=check_bench_pimc)
 
     r = kinds.add_parser(
@@ -579,8 +245,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         description="Random complete games per second: inside Rust, through the Python API,"
         " and over OpenSpiel's skat if installed, interleaved run by run.",
     )
-    _count(r, "--games", defaults.BENCH_RULES_GAMES, "games per timed run")
-    _common(r, defaults.BENCH_REPEAT)
+    count_option(r, "--games", defaults.BENCH_RULES_GAMES, "games per timed run")
+    common_options(r, defaults.BENCH_REPEAT)
     r.set_defaults(func=cmd_bench_rules)
 
     bd = kinds.add_parser(
@@ -589,8 +255,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         description="Times the bidding tree, the best hand game and the pick-up value on random"
         " hands, one thread.",
     )
-    _count(bd, "--hands", defaults.BENCH_BIDDING_HANDS, "random hands to time")
-    _common(bd, defaults.BENCH_REPEAT)
+    count_option(bd, "--hands", defaults.BENCH_BIDDING_HANDS, "random hands to time")
+    common_options(bd, defaults.BENCH_REPEAT)
     bd.set_defaults(func=cmd_bench_bidding)
 
     i = kinds.add_parser(
@@ -599,7 +265,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         description="Times inference draws at first-card positions: candidate worlds sampled and"
         f" weighted, {defaults.WORLDS} worlds drawn, one thread.",
     )
-    _count(i, "--positions", defaults.BENCH_INFERENCE_POSITIONS, "first-card positions")
+    count_option(i, "--positions", defaults.BENCH_INFERENCE_POSITIONS, "first-card positions")
     i.add_argument(
         "--candidates",
         type=checks.integer(1, defaults.CANDIDATES_MAX),
@@ -607,5 +273,5 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help=f"candidate worlds per draw, 1..{defaults.CANDIDATES_MAX:,}"
         f" (default: {defaults.BENCH_INFERENCE_CANDIDATES:,})",
     )
-    _common(i, defaults.BENCH_REPEAT)
+    common_options(i, defaults.BENCH_REPEAT)
     i.set_defaults(func=cmd_bench_inference)

@@ -9,6 +9,9 @@
 //! ProbCut's best card instead of an exact best one: 0 where they agree, small where the
 //! cards were nearly tied) and the mean absolute error of the card values in card points
 //! (null is never cut: its rows agree exactly).
+//!
+//! [`run_grid`] does this for many confidences and simulated error scales at once, position by
+//! position; every configuration's rows are those its own [`run`] would give, up to timing.
 
 use super::bench::{class_index, paired, positions, CLASSES};
 use super::{Position, Solver, SolverOptions, Stats};
