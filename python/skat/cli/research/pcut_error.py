@@ -64,6 +64,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     t.add_column("target")
     for c in out["configs"]:
         for r in c["classes"]:
+            if not r["positions"]:
+                continue  # too few positions to draw one of this class
             t.add_row(
                 f"{c['pcut']:g}",
                 f"{c['error_scale']:g}",
