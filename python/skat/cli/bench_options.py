@@ -47,6 +47,7 @@ def common_options(p: argparse.ArgumentParser, repeat: int | None) -> None:
 
 
 def count_option(p: argparse.ArgumentParser, name: str, default: int, what: str) -> None:
+    """A positive count option ``name`` (positions, deals, hands, games) described as ``what``."""
     p.add_argument(
         name,
         type=checks.integer(1, checks.COUNT_MAX),
