@@ -652,25 +652,34 @@ pub fn probcut_benchmark<'py>(
     #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
     error_scale: Option<f64>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    if let Some(e) = error_scale {
-        if !(0.0..=1.0).contains(&e) {
-            return Err(PositionError::new_err(format!(
-                "error_scale must lie in 0..1, got {e}"
-            )));
-        }
-    }
+    let scale = error_scale.map(error_scale_arg).transpose()?;
     let o = SolverOptions {
-        pcut: pcut_thousandths(pcut)?,
+        pcut: benchmark_pcut(pcut)?,
         ..options_from(tt_mb, None)?
     };
-    if o.pcut == 0 {
-        return Err(PositionError::new_err(
-            "pcut must be above 0 for this benchmark",
-        ));
-    }
-    let scale = error_scale.map(|e| e as f32);
     let rows = py.allow_threads(move || solver::bench_pcut::run(positions, seed, o, scale));
     pcut_rows(py, &rows)
+}
+
+/// A ProbCut benchmark's confidence: as `pcut_thousandths`, and above 0.
+fn benchmark_pcut(p: f64) -> PyResult<u16> {
+    match pcut_thousandths(p)? {
+        0 => Err(PositionError::new_err(
+            "pcut must be above 0 for this benchmark",
+        )),
+        t => Ok(t),
+    }
+}
+
+/// A simulated estimator's error scale, in 0..1.
+fn error_scale_arg(e: f64) -> PyResult<f32> {
+    if (0.0..=1.0).contains(&e) {
+        Ok(e as f32)
+    } else {
+        Err(PositionError::new_err(format!(
+            "error_scale must lie in 0..1, got {e}"
+        )))
+    }
 }
 
 /// One comparison's class rows as dictionaries (the keys of `skat bench solver --pcut`).
@@ -713,32 +722,17 @@ pub fn probcut_grid<'py>(
     #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
     progress: Option<PyObject>,
 ) -> PyResult<Vec<Vec<Vec<Bound<'py, PyDict>>>>> {
-    let mut cuts = Vec::with_capacity(pcuts.len());
-    for &p in &pcuts {
-        let t = pcut_thousandths(p)?;
-        if t == 0 {
-            return Err(PositionError::new_err(
-                "pcut must be above 0 for this benchmark",
-            ));
-        }
-        cuts.push(t);
-    }
-    let scales: Option<Vec<f32>> = match error_scales {
-        Some(v) => Some(
-            v.iter()
-                .map(|&e| {
-                    if (0.0..=1.0).contains(&e) {
-                        Ok(e as f32)
-                    } else {
-                        Err(PositionError::new_err(format!(
-                            "error_scale must lie in 0..1, got {e}"
-                        )))
-                    }
-                })
-                .collect::<PyResult<_>>()?,
-        ),
-        None => None,
-    };
+    let cuts = pcuts
+        .into_iter()
+        .map(benchmark_pcut)
+        .collect::<PyResult<Vec<u16>>>()?;
+    let scales = error_scales
+        .map(|v| {
+            v.into_iter()
+                .map(error_scale_arg)
+                .collect::<PyResult<Vec<f32>>>()
+        })
+        .transpose()?;
     if repeat == 0 {
         return Err(PositionError::new_err("repeat must be at least 1"));
     }

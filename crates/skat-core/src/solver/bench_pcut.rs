@@ -166,14 +166,12 @@ pub fn run_grid(
     if configs.is_empty() {
         return Vec::new();
     }
-    let first = configs
-        .first()
-        .map_or(options, |&(pcut, _)| SolverOptions { pcut, ..options });
+    // the ProbCut solver's confidence and scale are set per configuration below
     let mut solvers = [
         Solver::new(SolverOptions { pcut: 0, ..options }),
         match scales {
-            Some(s) => Solver::with_sharper_estimates(first, s[0]),
-            None => Solver::new(first),
+            Some(_) => Solver::with_sharper_estimates(options, 1.0),
+            None => Solver::new(options),
         },
     ];
     let mut tallies: Vec<Vec<Tally>> = configs
