@@ -21,7 +21,7 @@ import pytest
 from skat import Cards, Game
 from skat.bidding.model import BiddingModel, default_model
 from skat.cli import main
-from skat.parallel import ParallelError, run_tasks
+from skat.parallel import ParallelError, map_tasks, run_tasks
 from skat.records import read_records, record_files
 from skat.training.curve import curve_sizes, learning_curve, score_model
 from skat.training.fit import samples_from_records, split
@@ -62,6 +62,19 @@ def test_run_tasks_gives_every_result_once_for_any_workers() -> None:
     for workers in (1, 2):
         got = dict(run_tasks(abs, list(range(-5, 5)), workers=workers))
         assert got == {i: abs(x) for i, x in enumerate(range(-5, 5))}
+
+
+def test_map_tasks_keeps_the_order_for_any_workers_and_chunks() -> None:
+    tasks = list(range(-7, 6))
+    want = [abs(x) for x in tasks]
+    for workers in (1, 2):
+        for chunksize in (1, 3, 20):
+            assert list(map_tasks(abs, tasks, workers=workers, chunksize=chunksize)) == want
+    assert list(map_tasks(abs, [], workers=2)) == []
+    with pytest.raises(ParallelError):
+        list(map_tasks(abs, [1], chunksize=0))
+    with pytest.raises(ValueError, match="task 3 fails"):
+        list(map_tasks(_boom, [1, 2, 3, 4], workers=2, chunksize=2))
 
 
 def test_run_tasks_passes_task_errors_and_refuses_zero_workers() -> None:

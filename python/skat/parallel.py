@@ -3,8 +3,9 @@
 Long experiments split their work into tasks, each a picklable call ``fn(task)`` whose result
 depends on the task alone (every random choice inside derives from a seed carried by the task).
 :func:`run_tasks` runs them and yields ``(index, result)`` as they finish, in any order;
-callers that need an order reassemble by index. That invariant is what makes a run's output the
-same on one process, on ``N`` local processes and on a cluster.
+:func:`map_tasks` yields the results in the tasks' order. That invariant is what makes a run's
+output the same on one process, on ``N`` local processes and on a cluster. Every experiment
+that uses more than one process goes through these two.
 
 - **Locally** (``ray=None``, the default): ``workers`` spawned processes (never forked: the
   Rust core's threads do not survive a fork), or the calling process itself for one worker.
@@ -35,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from typing import Any, TypeVar
 
 from skat._core import SkatError
@@ -98,6 +100,37 @@ def run_tasks(
             yield i, fn(task)
         return
     yield from _run_pool(fn, tasks, n, initializer, initargs)
+
+
+def _apply_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
+    return [fn(task) for task in chunk]
+
+
+def map_tasks(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    *,
+    workers: int | None = None,
+    ray: str | None = None,
+    chunksize: int = 1,
+) -> Iterator[R]:
+    """:func:`run_tasks`, with the results in the order of ``tasks``: each is yielded as soon
+    as it and every task before it are done. ``chunksize`` tasks go to a worker at a time
+    (for many small tasks).
+
+    >>> list(map_tasks(abs, [-1, 2, -3], workers=1, chunksize=2))
+    [1, 2, 3]
+    """
+    if chunksize < 1:
+        raise ParallelError(f"chunksize must be at least 1, got {chunksize}")
+    chunks = [tasks[i : i + chunksize] for i in range(0, len(tasks), chunksize)]
+    ready: dict[int, list[R]] = {}
+    next_chunk = 0
+    for i, results in run_tasks(partial(_apply_chunk, fn), chunks, workers=workers, ray=ray):
+        ready[i] = results
+        while next_chunk in ready:
+            yield from ready.pop(next_chunk)
+            next_chunk += 1
 
 
 def _run_pool(

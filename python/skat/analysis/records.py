@@ -19,7 +19,6 @@ for any number of workers.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -30,6 +29,7 @@ from skat.analysis.calibration import DeclarerCalibration, declarer_errors
 from skat.analysis.pipma import TRICKS, MistakeTally, game_names
 from skat.analysis.thresholds import ThresholdEstimate, bidding_points
 from skat.defaults import PIPMA_TT_MB
+from skat.parallel import map_tasks
 from skat.records import iter_record_lines
 
 __all__ = ["CHUNK", "FileAnalysis", "analyze_files", "plot_by_trick", "plot_thresholds"]
@@ -140,21 +140,12 @@ def analyze_files(
     if progress is not None:
         progress(0, len(lines))
     results: list[_Chunk] = []
-    if workers == 1 or len(chunks) <= 1:
-        mapped = map(_analyze_chunk, chunks)
-        for chunk, result in zip(chunks, mapped, strict=True):
-            results.append(result)
-            done += len(chunk[0])
-            if progress is not None:
-                progress(done, len(lines))
-    else:
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(workers) as pool:
-            for chunk, result in zip(chunks, pool.imap(_analyze_chunk, chunks), strict=True):
-                results.append(result)
-                done += len(chunk[0])
-                if progress is not None:
-                    progress(done, len(lines))
+    mapped = map_tasks(_analyze_chunk, chunks, workers=workers if len(chunks) > 1 else 1)
+    for chunk, result in zip(chunks, mapped, strict=True):
+        results.append(result)
+        done += len(chunk[0])
+        if progress is not None:
+            progress(done, len(lines))
     if thresholds:
         report.thresholds = {}
     if calibration:

@@ -22,13 +22,13 @@ equilibrium, at most about 0) and ``versus_equilibrium_se``; CFR+ to exploitabil
 
 from __future__ import annotations
 
-import multiprocessing
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from skat.defaults import SYNTHETIC_TOLERANCE
+from skat.parallel import map_tasks
 from skat.research.bcd import level_exploitability, random_trees
 from skat.research.bcd_games import versus_equilibrium
 from skat.seeds import derive_seed
@@ -115,24 +115,12 @@ def run_grid(
     )
     jobs = [job for _, job in indexed]
     totals = np.zeros((len(cells), 4 * (levels + 1) + 2))
-    pool = None
-    results: Iterable[np.ndarray]
-    if workers > 1 and len(jobs) > 1:
-        pool = multiprocessing.get_context("spawn").Pool(workers)
-        results = pool.imap(_chunk, jobs)
-    else:
-        results = map(_chunk, jobs)
     done = 0
-    try:
-        for (i, job), sums in zip(indexed, results, strict=True):
-            totals[i] += sums
-            done += job[3]
-            if progress is not None:
-                progress(done)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    for (i, job), sums in zip(indexed, map_tasks(_chunk, jobs, workers=workers), strict=True):
+        totals[i] += sums
+        done += job[3]
+        if progress is not None:
+            progress(done)
     out_cells = []
     for (corr, bias, dis), row in zip(cells, totals, strict=True):
         stats = [

@@ -19,10 +19,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from skat._core import fcf_solver_ablation, prefix_tree_figures
+from skat.parallel import map_tasks
 
 SEARCHES = ("negascout", "negascout_fcf", "mtdf", "mtdf_fcf")
 """The four searches' keys in each tree's figures."""
@@ -69,17 +69,10 @@ def run(
     four ways: ``{"depths": {str(depth): summarise(...)}, "meta": {...}}``."""
     jobs = [((seed + i) % 2**64, d) for d in depths for i in range(trees)]
     results: list[dict[str, int]] = []
-    if workers == 1:
-        for job in jobs:
-            results.append(_tree(job))
-            if progress:
-                progress(1)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for r in pool.map(_tree, jobs):
-                results.append(r)
-                if progress:
-                    progress(1)
+    for r in map_tasks(_tree, jobs, workers=workers):
+        results.append(r)
+        if progress:
+            progress(1)
     out: dict[str, Any] = {"depths": {}}
     for j, d in enumerate(depths):
         out["depths"][str(d)] = summarise(results[j * trees : (j + 1) * trees])
@@ -130,13 +123,8 @@ def fcf_solver(
         if progress:
             progress(n)
 
-    if workers == 1:
-        for job in jobs:
-            add(_solver_chunk(job), job[0])
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for job, r in zip(jobs, pool.map(_solver_chunk, jobs), strict=True):
-                add(r, job[0])
+    for job, r in zip(jobs, map_tasks(_solver_chunk, jobs, workers=workers), strict=True):
+        add(r, job[0])
     out: dict[str, Any] = {}
     for c, t in totals.items():
         red = 1 - t["nodes_on"] / t["nodes_off"] if t["nodes_off"] else 0.0

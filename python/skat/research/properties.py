@@ -37,13 +37,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
 from skat._core import Deal, Game, Phase, count_worlds
+from skat.parallel import map_tasks
 from skat.seeds import derive_seed
 
 TYPES = ("suit", "grand", "null")
@@ -187,16 +187,6 @@ def _measure(args: tuple[str, int, int, int, int]) -> dict[str, Any]:
     return m
 
 
-def _pool_map(func: Callable[[Any], Any], jobs: list[Any], workers: int) -> Iterator[Any]:
-    if workers <= 1:
-        yield from map(func, jobs)
-        return
-    import multiprocessing
-
-    with ProcessPoolExecutor(workers, multiprocessing.get_context("spawn")) as pool:
-        yield from pool.map(func, jobs)
-
-
 def choose_games(
     games: int,
     seed: int,
@@ -215,7 +205,7 @@ def choose_games(
     while j < limit and any(len(v) < games for v in chosen.values()):
         hi = min(limit, j + step * 4)
         chunks = [(bidder, seed, a, min(hi, a + step)) for a in range(j, hi, step)]
-        for part in _pool_map(_bid_chunk, chunks, workers):
+        for part in map_tasks(_bid_chunk, chunks, workers=workers):
             for k, kind, record in part:
                 if kind is not None and record is not None and len(chosen[kind]) < games:
                     chosen[kind].append((k, record))
@@ -261,7 +251,7 @@ def measure_games(
     """:func:`measure_game` for every chosen game (``chosen`` as from :func:`choose_games`)."""
     jobs = [(rec, samples, rollouts, seed, j) for kind in TYPES for j, rec in chosen.get(kind, [])]
     out = []
-    for m in _pool_map(_measure, jobs, workers):
+    for m in map_tasks(_measure, jobs, workers=workers):
         out.append(m)
         if progress:
             progress(1)

@@ -19,12 +19,12 @@ does not depend on ``workers``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from skat import defaults
 from skat._core import spades_game, spades_inference
+from skat.parallel import map_tasks
 from skat.seeds import derive_seed
 
 ARRANGEMENTS = ("AAB", "ABA", "ABB", "BAA", "BAB", "BBA")
@@ -103,17 +103,6 @@ def _play(job: tuple[list[str], int, int, int, int]) -> tuple[list[int], list[in
     return g.scores, g.winners, g.hands
 
 
-def _map(func: Callable[[Any], Any], jobs: Sequence[Any], workers: int) -> Iterator[Any]:
-    if workers <= 1:
-        yield from map(func, jobs)
-        return
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, ctx) as pool:
-        yield from pool.map(func, jobs)
-
-
 def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
     n = len(xs)
     m = sum(xs) / n
@@ -147,7 +136,7 @@ def table_rows(
                 players = [a if x == "A" else b for x in arr]
                 jobs.append((players, derive_seed(seed, k), cards, target, max_hands))
     results = []
-    for res in _map(_play, jobs, workers):
+    for res in map_tasks(_play, jobs, workers=workers):
         results.append(res)
         if progress:
             progress(1)
@@ -229,7 +218,7 @@ def inference(
         for i, (x, y) in enumerate(pairs)
     ]
     per_pair = {}
-    for (x, y), res in zip(pairs, _map(_infer, jobs, workers), strict=True):
+    for (x, y), res in zip(pairs, map_tasks(_infer, jobs, workers=workers), strict=True):
         per_pair[f"{x}+{y}"] = res
         if progress:
             progress(1)

@@ -24,13 +24,13 @@ scores 0 and any challenger at most about 0, up to CFR+'s tolerance).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from skat.parallel import map_tasks
 from skat.research.games import CHANCE, TERMINAL, Game, GameError, uniform, value
 from skat.research.solvers import cfr_plus, pimc, sequence_form_lp
 from skat.seeds import derive_seed
@@ -254,7 +254,8 @@ def run_grid(
         for k in range(trees)
     ]
     results: list[TreeResult] = []
-    for r in _map(_task, jobs, workers):
+    chunk = max(1, len(jobs) // (max(1, workers) * 8))
+    for r in map_tasks(_task, jobs, workers=workers, chunksize=chunk):
         results.append(r)
         if progress:
             progress(1)
@@ -298,17 +299,6 @@ def _panel(rows: list[dict[str, Any]], panel: str, steps: int) -> dict[str, Any]
             grid.append(line)
         out[key] = grid
     return out
-
-
-def _map(func: Callable[[Any], TreeResult], jobs: list[Any], workers: int) -> Iterator[TreeResult]:
-    if workers <= 1:
-        yield from map(func, jobs)
-        return
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, ctx) as pool:
-        yield from pool.map(func, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
 
 
 FIGURES = {
