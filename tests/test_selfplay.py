@@ -8,6 +8,7 @@ one-world PIMC (cheap, and every contract family is present).
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import os
 import subprocess
@@ -416,3 +417,19 @@ def test_a_run_made_with_other_packaged_models_is_not_resumed(tmp_path: Path) ->
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(SelfplayError, match="another configuration"):
         selfplay(tmp_path, 4, config, workers=1)
+
+
+def test_research_commands_take_ray_and_answer_in_one_line_without_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    have_ray = importlib.util.find_spec("ray") is not None
+    args = ["research", "prefix-trees", "--trees", "2", "--depth", "4", "--min-depth", "4"]
+    assert main([*args, "--workers", "2"]) == 0
+    assert "Prefix-value trees" in capsys.readouterr().out
+    code = main([*args, "--ray", "local"])
+    err = capsys.readouterr().err
+    if have_ray:
+        assert code == 0
+    else:
+        assert code != 0 and "Traceback" not in err
+        assert len(err.strip().splitlines()) == 1 and "Ray" in err

@@ -240,6 +240,18 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray", metavar="ADDRESS", type=ray_address, help=RAY_HELP)
 
 
+def workers_text(args: argparse.Namespace) -> str:
+    """How a command with :func:`add_parallel_options` runs, for its report: ``2 workers``
+    (``--workers``, else every local core) or ``Ray at ADDRESS``."""
+    from skat.defaults import local_cores
+
+    if args.ray:
+        limit = f", at most {args.workers} tasks at once" if args.workers else ""
+        return f"Ray at {args.ray}{limit}"
+    n = args.workers or local_cores()
+    return f"{n} worker{'' if n == 1 else 's'}"
+
+
 def check_specs(option: str, specs: Sequence[str], counts: Sequence[int]) -> None:
     """Builds every player spec once; raises :class:`OptionError` naming ``option`` if one
     cannot be built or the number of specs is not one of ``counts``."""

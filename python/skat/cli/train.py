@@ -69,7 +69,7 @@ def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
         todo = max(0, args.games - have)
         console.print(
             f"training games: {have} in {args.records}, generating {todo} more"
-            f" (seed {args.seed}, {args.worlds} worlds, {args.workers} workers)"
+            f" (seed {args.seed}, {args.worlds} worlds, {checks.workers_text(args)})"
         )
         if todo:
             with progress_bar(console) as bar, open(args.records, "a", encoding="utf-8") as out:

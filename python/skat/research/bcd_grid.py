@@ -99,7 +99,8 @@ def run_grid(
     levels: int = 5,
     worlds: int = 8,
     height: int = 8,
-    workers: int = 1,
+    workers: int | None = 1,
+    ray: str | None = None,
     progress: Callable[[int], None] | None = None,
     equilibrium: bool = False,
     tolerance: float = SYNTHETIC_TOLERANCE,
@@ -116,7 +117,9 @@ def run_grid(
     jobs = [job for _, job in indexed]
     totals = np.zeros((len(cells), 4 * (levels + 1) + 2))
     done = 0
-    for (i, job), sums in zip(indexed, map_tasks(_chunk, jobs, workers=workers), strict=True):
+    for (i, job), sums in zip(
+        indexed, map_tasks(_chunk, jobs, workers=workers, ray=ray), strict=True
+    ):
         totals[i] += sums
         done += job[3]
         if progress is not None:

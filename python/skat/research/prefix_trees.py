@@ -62,14 +62,15 @@ def run(
     trees: int,
     seed: int,
     depths: Sequence[int],
-    workers: int,
+    workers: int | None,
+    ray: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """``trees`` trees at each depth of ``depths`` (tree ``i``: seed ``seed + i``), searched
     four ways: ``{"depths": {str(depth): summarise(...)}, "meta": {...}}``."""
     jobs = [((seed + i) % 2**64, d) for d in depths for i in range(trees)]
     results: list[dict[str, int]] = []
-    for r in map_tasks(_tree, jobs, workers=workers):
+    for r in map_tasks(_tree, jobs, workers=workers, ray=ray):
         results.append(r)
         if progress:
             progress(1)
@@ -100,7 +101,8 @@ def _solver_chunk(job: tuple[int, int]) -> dict[str, dict[str, int]]:
 def fcf_solver(
     positions: int,
     seed: int,
-    workers: int,
+    workers: int | None,
+    ray: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """The Skat solver's ``solve`` nodes with the fastest-cut-first term on and off, per game
@@ -123,7 +125,7 @@ def fcf_solver(
         if progress:
             progress(n)
 
-    for job, r in zip(jobs, map_tasks(_solver_chunk, jobs, workers=workers), strict=True):
+    for job, r in zip(jobs, map_tasks(_solver_chunk, jobs, workers=workers, ray=ray), strict=True):
         add(r, job[0])
     out: dict[str, Any] = {}
     for c, t in totals.items():

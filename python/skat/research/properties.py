@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from skat._core import Deal, Game, Phase, count_worlds
+from skat.defaults import local_cores
 from skat.parallel import map_tasks
 from skat.seeds import derive_seed
 
@@ -191,7 +192,8 @@ def choose_games(
     games: int,
     seed: int,
     bidder: str,
-    workers: int = 1,
+    workers: int | None = 1,
+    ray: str | None = None,
     max_deals: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, list[tuple[int, str]]]:
@@ -201,11 +203,11 @@ def choose_games(
     limit = max_deals if max_deals is not None else 60 * games
     chosen: dict[str, list[tuple[int, str]]] = {t: [] for t in TYPES}
     j = 0
-    step = 4 * max(1, workers)
+    step = 4 * (workers or local_cores())
     while j < limit and any(len(v) < games for v in chosen.values()):
         hi = min(limit, j + step * 4)
         chunks = [(bidder, seed, a, min(hi, a + step)) for a in range(j, hi, step)]
-        for part in map_tasks(_bid_chunk, chunks, workers=workers):
+        for part in map_tasks(_bid_chunk, chunks, workers=workers, ray=ray):
             for k, kind, record in part:
                 if kind is not None and record is not None and len(chosen[kind]) < games:
                     chosen[kind].append((k, record))
@@ -245,13 +247,14 @@ def measure_games(
     samples: int,
     rollouts: int,
     seed: int,
-    workers: int = 1,
+    workers: int | None = 1,
+    ray: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """:func:`measure_game` for every chosen game (``chosen`` as from :func:`choose_games`)."""
     jobs = [(rec, samples, rollouts, seed, j) for kind in TYPES for j, rec in chosen.get(kind, [])]
     out = []
-    for m in map_tasks(_measure, jobs, workers=workers):
+    for m in map_tasks(_measure, jobs, workers=workers, ray=ray):
         out.append(m)
         if progress:
             progress(1)

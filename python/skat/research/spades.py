@@ -120,7 +120,8 @@ def table_rows(
     cards: int = defaults.SPADES_CARDS,
     target: int = defaults.SPADES_TARGET,
     max_hands: int = defaults.SPADES_MAX_HANDS,
-    workers: int = 1,
+    workers: int | None = 1,
+    ray: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Plays ``games`` seeds x six seatings for each of ``rows`` of Table ``table`` (2 or 4)
@@ -136,7 +137,7 @@ def table_rows(
                 players = [a if x == "A" else b for x in arr]
                 jobs.append((players, derive_seed(seed, k), cards, target, max_hands))
     results = []
-    for res in map_tasks(_play, jobs, workers=workers):
+    for res in map_tasks(_play, jobs, workers=workers, ray=ray):
         results.append(res)
         if progress:
             progress(1)
@@ -200,7 +201,8 @@ def inference(
     seed: int,
     observer: str = defaults.SPADES_OBSERVER,
     cards: int = defaults.SPADES_CARDS,
-    workers: int = 1,
+    workers: int | None = 1,
+    ray: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Section 4.3: ``hands`` hands for each of the nine pairs of opponent kinds (each plays
@@ -218,7 +220,7 @@ def inference(
         for i, (x, y) in enumerate(pairs)
     ]
     per_pair = {}
-    for (x, y), res in zip(pairs, map_tasks(_infer, jobs, workers=workers), strict=True):
+    for (x, y), res in zip(pairs, map_tasks(_infer, jobs, workers=workers, ray=ray), strict=True):
         per_pair[f"{x}+{y}"] = res
         if progress:
             progress(1)

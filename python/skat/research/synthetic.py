@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from skat.defaults import local_cores
 from skat.parallel import map_tasks
 from skat.research.games import CHANCE, TERMINAL, Game, GameError, uniform, value
 from skat.research.solvers import cfr_plus, pimc, sequence_form_lp
@@ -233,7 +234,8 @@ def run_grid(
     seed: int,
     depth: int = 8,
     worlds: int = 8,
-    workers: int = 1,
+    workers: int | None = 1,
+    ray: str | None = None,
     panels: Sequence[str] = tuple(PANELS),
     options: dict[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
@@ -254,8 +256,8 @@ def run_grid(
         for k in range(trees)
     ]
     results: list[TreeResult] = []
-    chunk = max(1, len(jobs) // (max(1, workers) * 8))
-    for r in map_tasks(_task, jobs, workers=workers, chunksize=chunk):
+    chunk = max(1, len(jobs) // ((workers or local_cores()) * 8))
+    for r in map_tasks(_task, jobs, workers=workers, ray=ray, chunksize=chunk):
         results.append(r)
         if progress:
             progress(1)

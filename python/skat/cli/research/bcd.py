@@ -46,7 +46,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     total = len(cells) * args.trees
     console.print(
         f"{len(cells)} cells x {args.trees} trees, R0..R{args.levels}, height {args.height},"
-        f" {args.worlds}x{args.worlds} worlds (seed {args.seed}, {args.workers} workers)"
+        f" {args.worlds}x{args.worlds} worlds (seed {args.seed}, {checks.workers_text(args)})"
     )
     start = time.time()
     with progress_bar(console) as bar:
@@ -60,6 +60,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             worlds=args.worlds,
             height=args.height,
             workers=args.workers,
+            ray=args.ray,
             progress=advance,
             equilibrium=args.equilibrium,
         )
@@ -153,12 +154,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=defaults.BCD_SEED,
         help=f"tree seed, 0..2**64-1 (default: {defaults.BCD_SEED})",
     )
-    b.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help=f"worker processes, 1..{checks.WORKERS_MAX} (default: every core)",
-    )
+    checks.add_parallel_options(b)
     b.set_defaults(func=run, check=check)
 
 

@@ -44,6 +44,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             args.seed,
             depths,
             args.workers,
+            ray=args.ray,
             progress=lambda n: bar.advance(task, n),
         )
     if args.solver_positions:
@@ -55,6 +56,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 args.solver_positions,
                 args.seed,
                 args.workers,
+                ray=args.ray,
                 progress=lambda n: bar.advance(task, n),
             )
     t = Table(title=f"Prefix-value trees ({args.trees} per depth, seed {args.seed})")
@@ -135,12 +137,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=defaults.PREFIX_TREES_SEED,
         help=f"seed of the first tree, 0..2**64-1 (default: {defaults.PREFIX_TREES_SEED})",
     )
-    p.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help="worker processes (default: all local cores)",
-    )
+    checks.add_parallel_options(p)
     p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results here")
     p.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the figure here")
     p.set_defaults(func=run, check=check)

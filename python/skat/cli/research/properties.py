@@ -64,6 +64,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 args.seed,
                 args.bidder,
                 workers=args.workers,
+                ray=args.ray,
                 max_deals=limit,
                 progress=lambda n: bar.advance(task, n),
             )
@@ -86,6 +87,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                     args.rollouts,
                     args.seed,
                     workers=args.workers,
+                    ray=args.ray,
                     progress=lambda n: bar.advance(task, n),
                 )
     out: dict[str, Any] = {
@@ -178,12 +180,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=defaults.RESEARCH_SEED,
         help=f"deal and playout seed, 0..2**64-1 (default: {defaults.RESEARCH_SEED})",
     )
-    p.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help="worker processes (default: all local cores)",
-    )
+    checks.add_parallel_options(p)
     p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results here")
     p.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the scatter here")
     p.set_defaults(func=run, check=check)

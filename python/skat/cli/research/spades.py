@@ -103,7 +103,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.table == "inference":
         console.print(
             f"inference: {args.games} hands x 9 opponent pairs, seed {args.seed},"
-            f" {args.workers} workers"
+            f" {checks.workers_text(args)}"
         )
         with progress_bar(console) as bar:
             task = bar.add_task("opponent pairs", total=9)
@@ -112,6 +112,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 args.seed,
                 cards=args.cards,
                 workers=args.workers,
+                ray=args.ray,
                 progress=lambda n: bar.advance(task, n),
             )
         ro = res["ruled_out"]
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         total = len(rows) * args.games * len(spades.ARRANGEMENTS)
         console.print(
             f"Table {args.table}, rows {','.join(rows)}: {total} games ({args.games} seeds x 6"
-            f" seatings per row), seed {args.seed}, {args.workers} workers"
+            f" seatings per row), seed {args.seed}, {checks.workers_text(args)}"
         )
         with progress_bar(console) as bar:
             task = bar.add_task("games", total=total)
@@ -141,6 +142,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 cards=args.cards,
                 target=args.target,
                 workers=args.workers,
+                ray=args.ray,
                 progress=lambda n: bar.advance(task, n),
             )
         if args.table == "4":
@@ -211,10 +213,5 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=defaults.SPADES_TARGET,
         help=f"score that ends a game (default: {defaults.SPADES_TARGET})",
     )
-    s.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help=f"worker processes, 1..{checks.WORKERS_MAX} (default: every core)",
-    )
+    checks.add_parallel_options(s)
     s.set_defaults(func=run, check=check)

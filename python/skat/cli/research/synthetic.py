@@ -49,7 +49,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     total = len(triples(args.steps, panels)) * args.trees
     console.print(
         f"{total} trees (depth {args.depth}, W {args.worlds}, {args.trees} per point),"
-        f" seed {args.seed}, {args.workers} workers"
+        f" seed {args.seed}, {checks.workers_text(args)}"
     )
     start = time.time()
     with progress_bar(console) as bar:
@@ -61,6 +61,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             depth=args.depth,
             worlds=args.worlds,
             workers=args.workers,
+            ray=args.ray,
             panels=panels,
             options={
                 "tolerance": args.tolerance,
@@ -166,12 +167,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=defaults.RESEARCH_SEED,
         help=f"tree seed, 0..2**64-1 (default: {defaults.RESEARCH_SEED})",
     )
-    s.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help="worker processes (default: all local cores)",
-    )
+    checks.add_parallel_options(s)
     s.set_defaults(func=run, check=check)
 
 
