@@ -190,13 +190,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         default=defaults.REPORT_SEED,
         help=f"sampling seed of the PIMC estimates (default: {defaults.REPORT_SEED})",
     )
-    b.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help=f"worker processes for the checks, 1..{checks.WORKERS_MAX} (default: every core)",
-    )
-    b.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
+    checks.add_parallel_options(b)
     _outputs(b, "calibration plot")
     b.set_defaults(func=cmd_report_bidding, check=check_report_bidding)
 

@@ -271,14 +271,7 @@ def _run_options(p: argparse.ArgumentParser, seed_help: str) -> None:
         default=defaults.TRAIN_SEED,
         help=f"{seed_help}, 0..2**64-1 (default: {defaults.TRAIN_SEED})",
     )
-    p.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help=f"local worker processes (or Ray tasks in flight), 1..{checks.WORKERS_MAX}"
-        " (default: every local core)",
-    )
-    p.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
+    checks.add_parallel_options(p)
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

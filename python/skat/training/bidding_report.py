@@ -261,7 +261,7 @@ class ReportChecks:
     pimc_worlds: int = 0
     pimc_sides: str = INFERENCE_SIDES
     seed: int = REPORT_SEED
-    workers: int = 1
+    workers: int | None = 1
     ray: str | None = None
 
 

@@ -197,7 +197,7 @@ def generate(
     *,
     start: int = 0,
     worlds: int = TRAIN_WORLDS,
-    workers: int = 1,
+    workers: int | None = 1,
     model_path: str | os.PathLike[str] | None = None,
     progress: Callable[[int], None] | None = None,
     chunk: int = 25,

@@ -54,7 +54,7 @@ def count_auctions(
     deals: int,
     seed: int = 0,
     bidder: str = TRAIN_BIDDER,
-    workers: int = 1,
+    workers: int | None = 1,
     start: int = 0,
     progress: Callable[[int], None] | None = None,
     ray: str | None = None,

@@ -62,7 +62,7 @@ def build_model(
     seed: int,
     k: int,
     *,
-    workers: int = 1,
+    workers: int | None = 1,
     ray: str | None = None,
     progress: Callable[[int], None] | None = None,
     note: dict[str, Any] | None = None,
