@@ -108,7 +108,8 @@ def run_grid(
     """Mean exploitability of R0 .. R``levels`` over ``trees`` trees in every cell, with
     standard errors, the per-``dis`` means over the cells and the run's parameters (and with
     ``equilibrium`` each level's payoff against CFR+'s equilibrium); ``progress(n)`` is called
-    with the number of trees done after each chunk."""
+    with the number of trees done after each chunk. The chunks run on ``workers`` processes
+    or on Ray (``ray``, :func:`skat.parallel.map_tasks`); the result depends on neither."""
     if equilibrium and tolerance <= 0:
         raise ValueError("the CFR+ tolerance must be positive")
     indexed = list(

@@ -199,7 +199,8 @@ def choose_games(
 ) -> dict[str, list[tuple[int, str]]]:
     """The first ``games`` deals of each type (deal index, ISS record at the start of card
     play) among deals ``0, 1, ...`` of ``seed`` bid by ``bidder``; at most ``max_deals``
-    deals (default ``60 * games``) are bid, in chunks of ``4 * workers`` deals."""
+    deals (default ``60 * games``) are bid, in chunks of ``4 * workers`` deals (every local
+    core's worth when ``workers`` is ``None``), locally or on Ray (``ray``)."""
     limit = max_deals if max_deals is not None else 60 * games
     chosen: dict[str, list[tuple[int, str]]] = {t: [] for t in TYPES}
     j = 0

@@ -8,8 +8,8 @@ seatings see the same cards. A type's score in a game is the mean final score of
 its win the share of the game's win held by its seats (a tie for the highest score shares the
 win). Row figures are means over all games; standard errors treat the six seatings of one seed
 as one sample (they share the cards). The games run in the Rust core
-(:func:`skat._core.spades_game`), one game per job, over ``workers`` processes; the result
-does not depend on ``workers``.
+(:func:`skat._core.spades_game`), one game per job, over ``workers`` processes or on Ray
+(``ray``, :mod:`skat.parallel`); the result does not depend on either.
 
 >>> r = table_rows(2, ["a"], games=1, seed=3, cards=3)["a"]
 >>> r["players"], r["games"], round(r["a_win"] + r["b_win"], 6)

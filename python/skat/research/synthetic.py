@@ -242,7 +242,8 @@ def run_grid(
 ) -> dict[str, Any]:
     """Every triple of the panels' grids with ``trees`` trees each; tree ``k`` of triple
     ``t`` is drawn from ``derive_seed(seed, t, k)``, so that the result does not depend on
-    ``workers``. Returns the per-triple means (and standard errors) and the panels.
+    ``workers`` or ``ray`` (:func:`skat.parallel.map_tasks`). Returns the per-triple means
+    (and standard errors) and the panels.
 
     >>> r = run_grid(2, 1, seed=1, depth=2, worlds=2, panels="a")
     >>> len(r["triples"]), sorted(r["panels"]["a"])
