@@ -56,6 +56,11 @@ class ParallelError(SkatError):
     """Tasks could not be run: Ray missing or unreachable, or workers dying again and again."""
 
 
+def local_workers(workers: int | None) -> int:
+    """The local processes ``workers`` stands for: itself, or every local core for ``None``."""
+    return workers or local_cores()
+
+
 def _exit_with_parent(parent: int) -> None:
     while True:
         time.sleep(PARENT_POLL_SECONDS)
@@ -92,7 +97,7 @@ def run_tasks(
     if ray is not None:
         yield from _run_ray(fn, tasks, ray, workers, initializer, initargs)
         return
-    n = workers or local_cores()
+    n = local_workers(workers)
     if n == 1:
         if initializer is not None:
             initializer(*initargs)
@@ -207,7 +212,7 @@ def _run_ray(
         try:
             if address == RAY_LOCAL:
                 ray.init(
-                    num_cpus=workers or local_cores(),
+                    num_cpus=local_workers(workers),
                     include_dashboard=False,
                     log_to_driver=False,
                     configure_logging=False,

@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat.defaults import THREADS_ENV, local_cores, threads_per_worker
-from skat.parallel import run_tasks
+from skat.defaults import THREADS_ENV, threads_per_worker
+from skat.parallel import local_workers, run_tasks
 from skat.players.base import make_player
 from skat.tournament import run
 from skat.tournament_results import LIST_GAMES, game_score, mean_interval
@@ -181,7 +181,7 @@ def run_table(
         raise ValueError("deals must be at least 1")
     if workers is not None and workers < 1:
         raise ValueError("workers must be at least 1")
-    n = workers or local_cores()
+    n = local_workers(workers)
     for spec in (*candidates, *benchmarks):
         make_player(spec)  # raises PlayerSpecError before any game
     started = time.perf_counter()

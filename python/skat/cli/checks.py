@@ -243,12 +243,12 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
 def workers_text(args: argparse.Namespace) -> str:
     """How a command with :func:`add_parallel_options` runs, for its report: ``2 workers``
     (``--workers``, else every local core) or ``Ray at ADDRESS``."""
-    from skat.defaults import local_cores
+    from skat.parallel import local_workers
 
     if args.ray:
         limit = f", at most {args.workers} tasks at once" if args.workers else ""
         return f"Ray at {args.ray}{limit}"
-    n = args.workers or local_cores()
+    n = local_workers(args.workers)
     return f"{n} worker{'' if n == 1 else 's'}"
 
 

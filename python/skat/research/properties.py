@@ -43,8 +43,7 @@ from typing import Any
 import numpy as np
 
 from skat._core import Deal, Game, Phase, count_worlds
-from skat.defaults import local_cores
-from skat.parallel import map_tasks
+from skat.parallel import local_workers, map_tasks
 from skat.seeds import derive_seed
 
 TYPES = ("suit", "grand", "null")
@@ -204,7 +203,7 @@ def choose_games(
     limit = max_deals if max_deals is not None else 60 * games
     chosen: dict[str, list[tuple[int, str]]] = {t: [] for t in TYPES}
     j = 0
-    step = 4 * (workers or local_cores())
+    step = 4 * local_workers(workers)
     while j < limit and any(len(v) < games for v in chosen.values()):
         hi = min(limit, j + step * 4)
         chunks = [(bidder, seed, a, min(hi, a + step)) for a in range(j, hi, step)]

@@ -30,8 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from skat.defaults import local_cores
-from skat.parallel import map_tasks
+from skat.parallel import local_workers, map_tasks
 from skat.research.games import CHANCE, TERMINAL, Game, GameError, uniform, value
 from skat.research.solvers import cfr_plus, pimc, sequence_form_lp
 from skat.seeds import derive_seed
@@ -257,7 +256,7 @@ def run_grid(
         for k in range(trees)
     ]
     results: list[TreeResult] = []
-    chunk = max(1, len(jobs) // ((workers or local_cores()) * 8))
+    chunk = max(1, len(jobs) // (local_workers(workers) * 8))
     for r in map_tasks(_task, jobs, workers=workers, ray=ray, chunksize=chunk):
         results.append(r)
         if progress:
