@@ -46,3 +46,18 @@ def test_crosscheck_plays_every_variant_set_against_the_reference() -> None:
     lines = []
     assert cc.run(15, 4, True, lines.append) and lines[0].startswith("announced: 15 games agree")
     assert cc.main(["--games", "2", "--seed", "5"]) == 0
+
+
+def test_opening_leads_finds_decisive_kermit_leads(tmp_path: Path) -> None:
+    from skat.tournament import run
+
+    ol = load("opening_leads")
+    records = tmp_path / "t.iss"
+    run("kermit:worlds=4", "rules", mode="full", deals=6, seed=3, workers=1, records=str(records))
+    leads = ol.decisive_leads(str(records))
+    for replay, seat, d in leads:
+        assert replay.to_move == seat and d.trick == 1 and d.seat == seat
+        assert d.winning and d.losing
+    out = ol.good_lead_shares(str(records), ["kermit:worlds=4"], seeds=1)
+    assert out["positions"] == len(leads)
+    assert all(0.0 <= v <= 1.0 for v in out["good_lead_share"].values())
