@@ -22,6 +22,7 @@ import pytest
 from skat import Cards, Game
 from skat.bidding.model import BiddingModel, default_model
 from skat.cli import main
+from skat.defaults import THREADS_ENV
 from skat.parallel import ParallelError, map_tasks, run_tasks
 from skat.records import read_records, record_files
 from skat.training.curve import curve_sizes, learning_curve, score_model
@@ -83,6 +84,16 @@ def test_run_tasks_passes_task_errors_and_refuses_zero_workers() -> None:
         list(run_tasks(_boom, [1, 2, 3, 4], workers=2))
     with pytest.raises(ParallelError):
         list(run_tasks(abs, [1], workers=0))
+
+
+def _solver_threads(_: int) -> str | None:
+    return os.environ.get(THREADS_ENV)
+
+
+def test_a_ray_task_searches_with_one_solver_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("ray", reason="Ray is an optional extra (pip install 'skat[ray]')")
+    monkeypatch.delenv(THREADS_ENV, raising=False)  # the private instance inherits this
+    assert list(map_tasks(_solver_threads, [1, 2, 3], ray="local")) == ["1", "1", "1"]
 
 
 def test_run_tasks_restarts_a_pool_whose_worker_died(tmp_path: Path) -> None:

@@ -203,7 +203,6 @@ SERVE_DB = "skat-tables.sqlite"
 """Where ``skat serve`` saves every list (a SQLite file in the directory it runs in)."""
 
 TOURNAMENT_DEALS = 100
-TOURNAMENT_WORKERS = 1
 TOURNAMENT_MODE = "cardplay"
 TOURNAMENT_BIDDER = "rules"
 

@@ -14,7 +14,9 @@ that uses more than one process goes through these two.
   memory, killed) is started again and the tasks it had not finished run again.
 - **On Ray** (``ray="auto"`` to join the cluster this machine belongs to, ``"ray://HOST:10001"``
   for a remote one, ``"local"`` to start a private instance on this machine): each task is a
-  Ray task of one CPU, at most ``workers`` in flight (default: every CPU of the cluster). Every
+  Ray task of one CPU, at most ``workers`` in flight (default: every CPU of the cluster), and
+  its players search with one solver thread (``SKAT_THREADS=1``) unless the node's environment
+  or the initializer sets another count. Every
   node needs this package installed in the same version (``pip install "skat[ray]"``). Ray is
   an optional extra: nothing else in the package imports it.
 
@@ -40,7 +42,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from skat._core import SkatError
-from skat.defaults import local_cores
+from skat.defaults import THREADS_ENV, local_cores
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -187,6 +189,7 @@ def _ray_call(
     initargs: tuple[Any, ...],
     task: Any,
 ) -> Any:
+    os.environ.setdefault(THREADS_ENV, "1")  # the task holds one CPU
     if initializer is not None:
         key = (f"{initializer.__module__}.{initializer.__qualname__}", repr(initargs))
         if key not in _RAY_READY:

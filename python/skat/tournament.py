@@ -51,7 +51,7 @@ from typing import IO
 from skat._core import Deal, Phase
 from skat.defaults import THREADS_ENV, threads_per_worker
 from skat.match import PlayerFailure, play
-from skat.parallel import run_tasks
+from skat.parallel import local_workers, run_tasks
 from skat.players.base import Player, make_player
 from skat.records import named_record
 from skat.seeds import deal_seed, derive_seed
@@ -308,7 +308,7 @@ def run(
     mode: Mode = "cardplay",
     deals: int = 100,
     seed: int = 0,
-    workers: int = 1,
+    workers: int | None = 1,
     bidder: str = "rules",
     records: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -323,10 +323,12 @@ def run(
       two clones of B, three seatings, deals in order, players kept: ``workers`` must be 1);
     - ``deals``: tournament deals (cardplay: deals with a declarer);
     - ``seed``: every deal and player seed derives from it;
-    - ``workers``: worker processes (``spawn``); 1 plays in this process. Each sets
-      ``SKAT_THREADS`` to ``cpu_count // workers`` for the players' thread pools;
+    - ``workers``: worker processes (``spawn``; ``None``: every local core); 1 plays in this
+      process. Each sets ``SKAT_THREADS`` to ``cpu_count // workers`` for the players' thread
+      pools;
     - ``ray``: play the deals as Ray tasks instead (``auto``, ``local`` or a cluster
-      address, see :mod:`skat.parallel`), at most ``workers`` at once;
+      address, see :mod:`skat.parallel`), each with one solver thread, at most ``workers`` at
+      once (``None``: every CPU of the cluster);
     - ``records``: a file for every game as one ISS record line, in deal then seating order;
     - ``progress(done, total)``: called when play starts and after every finished deal;
     - ``variants``: the table variants of every game (``kontra``, ``ramsch``,
@@ -343,19 +345,20 @@ def run(
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if deals < 1:
         raise ValueError("deals must be at least 1")
-    if workers < 1:
+    if workers is not None and workers < 1:
         raise ValueError("workers must be at least 1")
     variants = check_variants(variants)
     if "bock" in variants.split():
         raise ValueError("Bock rounds need a list played in order (skat play, skat serve)")
     if mode == "clones" and variants:
         raise ValueError("clones mode plays the International Skat Order only")
-    if mode == "clones" and (workers != 1 or ray is not None):
+    if mode == "clones" and (workers not in (1, None) or ray is not None):
         raise ValueError("clones mode plays its deals in order in one process: workers must be 1")
     if resume and (records is None or mode == "clones"):
         raise ValueError("resume needs a record file, and clones mode cannot resume")
     for spec in (a, b, *([bidder] if mode == "cardplay" else [])):
         make_player(spec)  # raises PlayerSpecError before any game
+    local = 1 if mode == "clones" else local_workers(workers)  # processes when not on Ray
     specs = (a, b)
     labels = player_labels(a, b)
     started = time.perf_counter()
@@ -374,7 +377,7 @@ def run(
             progress(len(outcomes), deals)
 
     try:
-        with _threads_env(1) if workers == 1 else nullcontext():
+        with _threads_env(1) if local == 1 and ray is None else nullcontext():
             if mode == "clones":
                 tasks, failed = list[_DealTask](), list[DealOutcome]()
             elif mode == "cardplay":
@@ -411,17 +414,17 @@ def run(
                 finished(outcome)
             if mode == "clones":
                 play_clones(a, b, deals, seed, labels, finished)
-            elif workers == 1 and ray is None:
+            elif local == 1 and ray is None:
                 for task in tasks:
                     finished(_play_deal(task))
             else:
                 for _, outcome in run_tasks(
                     _play_deal,
                     tasks,
-                    workers=workers,
+                    workers=workers if ray is not None else local,
                     ray=ray,
-                    initializer=_init_worker,
-                    initargs=(workers,),
+                    initializer=_init_worker if ray is None else None,
+                    initargs=(local,),
                 ):
                     finished(outcome)
             complete = True
@@ -447,7 +450,7 @@ def run(
         candidates=candidates,
         passed_out=passed_out,
         seconds=time.perf_counter() - started,
-        workers=workers,
+        workers=workers if ray is not None else local,
         variants=variants,
         resumed_deals=resumed,
     )

@@ -310,7 +310,8 @@ class TournamentResult:
     """Cardplay: candidates skipped because all three bidders passed."""
     seconds: float = 0.0
     """Wall-clock time of the run."""
-    workers: int = 1
+    workers: int | None = 1
+    """Worker processes, or on Ray the most tasks at once (``None``: every CPU of the cluster)."""
     variants: str = ""
     """Table variants of every game (``"kontra"``; empty: the International Skat Order)."""
     resumed_deals: int = 0

@@ -85,7 +85,8 @@ class TableResult:
     seed: int
     cells: list[Cell]
     seconds: float = 0.0
-    workers: int = 1
+    workers: int | None = 1
+    """Worker processes, or on Ray the most cells at once (``None``: every CPU of the cluster)."""
 
     def cell(self, candidate: str, benchmark: str) -> Cell:
         """The cell of ``candidate`` against ``benchmark``."""
@@ -176,7 +177,8 @@ def run_table(
     ``seed``, in ``workers`` processes (default: every local core); ``records_dir`` gets one
     record file per cell (``cell-I-J.sgf``, candidate I, benchmark J; on Ray a directory every
     node can write); ``progress(done, total)`` counts finished cells; ``ray``: run the cells as
-    Ray tasks (:func:`skat.parallel.run_tasks`), at most ``workers`` at once."""
+    Ray tasks (:func:`skat.parallel.run_tasks`), at most ``workers`` at once (default: every
+    CPU of the cluster), each with one solver thread."""
     if deals < 1:
         raise ValueError("deals must be at least 1")
     if workers is not None and workers < 1:
@@ -196,9 +198,9 @@ def run_table(
     for index, cell in run_tasks(
         _cell,
         jobs,
-        workers=n,
+        workers=n if ray is None else workers,
         ray=ray,
-        initializer=_init_worker,
+        initializer=_init_worker if ray is None else None,
         initargs=(min(n, len(jobs)),),
     ):
         found[index] = cell
@@ -212,5 +214,5 @@ def run_table(
         seed,
         cells,
         time.perf_counter() - started,
-        n,
+        n if ray is None else workers,
     )

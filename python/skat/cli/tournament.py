@@ -20,7 +20,7 @@ from skat.display import progress_bar
 
 
 def check_tournament(args: argparse.Namespace) -> None:
-    if args.mode == "clones" and args.workers != 1:
+    if args.mode == "clones" and args.workers not in (None, 1):
         raise checks.OptionError("--workers", "clones mode plays in one process: use 1")
     if args.mode == "clones" and args.ray:
         raise checks.OptionError("--ray", "clones mode plays in one process")
@@ -149,10 +149,13 @@ Modes:
   clones    candidate A against two clones of B (Table 7.1 of the Kermit thesis):
             whole games in the seatings ABB BAB BBA, deal after deal, the same
             three player objects throughout so that modelling players (tracker,
-            count) learn as they go; one process (--workers 1).
+            count) learn as they go; one process.
 
 Deal j of the candidates is Deal.random(deal_seed(SEED, j)); players' seeds
-derive from SEED too, and the results are the same for any --workers.
+derive from SEED too, and the results are the same for any --workers and on
+Ray. The deals are shared among W worker processes (default: every local
+core), each of which sets SKAT_THREADS to cpu_count // W; on Ray each deal is
+a task of one CPU and one solver thread.
 
 A player that raises or plays an illegal action is reported with the deal and
 position; that deal is left out of the statistics and the tournament goes on.
@@ -211,14 +214,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         type=checks.seed,
         help="tournament seed, 0..2**64-1; deals derive from it (default: drawn and printed)",
     )
-    t.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.TOURNAMENT_WORKERS,
-        help=f"worker processes, 1..{checks.WORKERS_MAX}; each sets {defaults.THREADS_ENV} to"
-        f" cpu_count // W (default: {defaults.TOURNAMENT_WORKERS})",
-    )
-    t.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
+    checks.add_parallel_options(t)
     t.add_argument(
         "--bidder",
         default=defaults.TOURNAMENT_BIDDER,

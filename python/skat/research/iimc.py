@@ -102,7 +102,7 @@ def soloist(
     deals: int,
     seed: int,
     bidder: str,
-    workers: int = 1,
+    workers: int | None = 1,
     ray: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     records: str | None = None,

@@ -36,7 +36,7 @@ def sweep(
     deals: int,
     seed: int,
     *,
-    workers: int = 1,
+    workers: int | None = 1,
     ray: str | None = None,
     progress: Callable[[str, float, int, int], None] | None = None,
 ) -> dict[str, Any]:

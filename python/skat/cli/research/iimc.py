@@ -186,13 +186,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=defaults.IIMC_DEALS,
         help=f"deals (default: {defaults.IIMC_DEALS})",
     )
-    so.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help=f"worker processes, 1..{checks.WORKERS_MAX} (default: every local core)",
-    )
-    so.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
+    checks.add_parallel_options(so)
     so.add_argument(
         "--records", metavar="FILE", type=checks.out_file, help="write every game as an ISS record"
     )

@@ -121,13 +121,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         type=checks.seed,
         help="tournament seed, 0..2**64-1 (default: drawn and printed)",
     )
-    k.add_argument(
-        "--workers",
-        type=checks.integer(1, checks.WORKERS_MAX),
-        default=defaults.local_cores(),
-        help=f"worker processes, 1..{checks.WORKERS_MAX} (default: every local core)",
-    )
-    k.add_argument("--ray", metavar="ADDRESS", type=checks.ray_address, help=checks.RAY_HELP)
+    checks.add_parallel_options(k)
     k.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the sweep here")
     k.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the plot here")
     k.set_defaults(func=run, check=check)
