@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -61,3 +62,45 @@ def test_opening_leads_finds_decisive_kermit_leads(tmp_path: Path) -> None:
     out = ol.good_lead_shares(str(records), ["kermit:worlds=4"], seeds=1)
     assert out["positions"] == len(leads)
     assert all(0.0 <= v <= 1.0 for v in out["good_lead_share"].values())
+
+
+def test_pcut_deviation_ridge_matches_a_dense_solve() -> None:
+    pd = load("pcut_deviation")
+    rng = np.random.default_rng(3)
+    feats = rng.integers(0, 12, size=(40, 3))
+    gap = rng.random(40)
+    y = rng.random(40) * 5
+    x = pd._Design(feats, gap, 12)
+    dense = np.zeros((40, 14))
+    for i, row in enumerate(feats):
+        for f in row:
+            dense[i, f] += 1.0
+    dense[:, 12], dense[:, 13] = gap, 1.0
+    want = np.linalg.solve(dense.T @ dense + 2.0 * np.eye(14), dense.T @ y)
+    assert np.allclose(pd.ridge(x, y, 2.0), want, atol=1e-6)
+
+
+def test_pcut_deviation_finds_an_error_that_its_inputs_predict() -> None:
+    from skat.training.estimators import SlotData
+
+    pd = load("pcut_deviation")
+    rng = np.random.default_rng(5)
+    n = 4000
+    feats = rng.integers(0, 2, size=(n, 1))  # feature 0: calm, feature 1: wild
+    scale = np.where(feats[:, 0] == 1, 8.0, 1.0)
+    estimate = np.full(n, 60.0)
+    value = estimate + scale * rng.standard_normal(n)
+    data = SlotData(feats, value, np.zeros(n), np.full(n, 120.0), np.zeros(n, dtype=bool))
+    out = pd.slot_study(data, estimate, 2)
+    assert out["correlation"] > 0.4
+    for q in pd.COVERAGES:
+        c = out[f"coverage_{q:g}"]
+        same = c["equal_coverage"]
+        assert abs(same["coverage"] - q) < 0.05 and abs(c["constant_coverage"] - q) < 0.05
+        fair = c["equal_excess"]
+        assert fair["width_ratio"] < 0.8  # narrower than one width for all, erring as much
+        assert abs(fair["excess"] - c["constant_excess"]) < 0.1 * c["constant_excess"]
+    # at equal coverage a constant width wins here: it covers the calm, gives up the wild
+    assert out["coverage_0.5"]["equal_coverage"]["width_ratio"] > 1.0
+    calm = SlotData(feats, estimate + rng.standard_normal(n), data.lo, data.hi, data.test)
+    assert pd.slot_study(calm, estimate, 2)["correlation"] < 0.1  # nothing to predict

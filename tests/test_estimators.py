@@ -117,6 +117,14 @@ def test_the_networks_learn_and_the_core_computes_what_numpy_does(tmp_path: Path
             assert np.allclose(got, want, atol=1e-3)
     with pytest.raises(skat.SkatError):
         estimator_estimates(blob, "suit", 6, 0, np.array([10**6] * 40, "<u4").tobytes(), 40)
+    # without a file: the estimator embedded in the build
+    shipped = (
+        Path(__file__).resolve().parents[1] / "crates/skat-core/data/estimators.bin"
+    ).read_bytes()
+    d = data[("suit", 6, 0)]
+    feats = d.features.astype("<u4")
+    args = ("suit", 6, 0, feats.tobytes(), feats.shape[1])
+    assert estimator_estimates(None, *args) == estimator_estimates(shipped, *args)
     # fitting learns something: the held-out error beats always guessing the training mean
     for f in fits:
         ds = [d for (gc, _, _), d in data.items() if gc == f.game_class]

@@ -601,12 +601,14 @@ pub fn check_estimators(data: &[u8]) -> PyResult<()> {
         .map_err(PositionError::new_err)
 }
 
-/// The estimates of an estimator file's model for slot (class, cards per hand, leader role)
-/// on rows of `width` active features (little-endian u32 each, as `estimator_samples` gives
-/// them); raises on a bad file, a slot without a model or a feature out of range.
+/// The estimates of an estimator file's model (`None`: the one embedded in the build) for slot
+/// (class, cards per hand, leader role) on rows of `width` active features (little-endian u32
+/// each, as `estimator_samples` gives them), unclamped; raises on a bad file, a slot without a
+/// model or a feature out of range.
 #[pyfunction]
+#[pyo3(signature = (data, cls, cards, role, features, width))]
 pub fn estimator_estimates(
-    data: &[u8],
+    data: Option<&[u8]>,
     cls: &str,
     #[pyo3(from_py_with = "crate::args::u32_arg")] cards: u32,
     #[pyo3(from_py_with = "crate::args::usize_arg")] role: usize,
@@ -614,7 +616,14 @@ pub fn estimator_estimates(
     #[pyo3(from_py_with = "crate::args::usize_arg")] width: usize,
 ) -> PyResult<Vec<f32>> {
     use solver::estimator as e;
-    let est = e::Estimator::from_bytes(data).map_err(PositionError::new_err)?;
+    let loaded;
+    let est = match data {
+        Some(bytes) => {
+            loaded = e::Estimator::from_bytes(bytes).map_err(PositionError::new_err)?;
+            &loaded
+        }
+        None => e::builtin(),
+    };
     let class = estimator_class(cls)?;
     if width == 0 || !features.len().is_multiple_of(4 * width) {
         return Err(PositionError::new_err(
