@@ -81,9 +81,10 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
         )
     paired = result.paired_difference
     resumed = f", {result.resumed_deals} deals resumed" if result.resumed_deals else ""
+    where = "1 process" if result.mode == "clones" else checks.workers_text(args)
     title = (
         f"{result.mode} tournament, seed {seed}: {paired.deals} deals in the statistics"
-        f" ({result.games_played} games, {result.seconds:.1f} s{resumed})"
+        f" ({result.games_played} games, {result.seconds:.1f} s, {where}{resumed})"
     )
     if result.mode == "cardplay":
         title += f", bidder {result.bidder}"
