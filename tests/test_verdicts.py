@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -100,7 +101,8 @@ def test_counts_add_up_to_the_tournaments_declared_games(tmp_path: Path) -> None
         names = [r["role"] for r in roles]
         assert names == [r for r in VERDICT_ROLES if r in names]
         for r in roles:
-            assert set(r) == {"role", *FIELDS}
+            assert set(r) == {"role", *FIELDS, "first_losing_by_card"}
+            assert sum(r["first_losing_by_card"]) == r["first_losing_card"]
             assert r["open_won"] + r["open_lost"] == r["games"]
             assert r["open_won_declarer_won"] <= r["open_won"]
             assert r["open_lost_declarer_won"] <= r["open_lost"]
@@ -131,6 +133,15 @@ def test_counts_add_up_to_the_tournaments_declared_games(tmp_path: Path) -> None
     assert blamed == let_go
     named = sum(r["first_losing_card"] for p in judged["players"].values() for r in p["roles"])
     assert blamed <= named <= 2 * blamed  # a game counts once per player and role
+    # and each is counted once, at its number in the game, in its player's role
+    numbers = Counter(j.first_losing_number for j in judge(path) if j.first_losing is not None)
+    per_card = [
+        sum(
+            r["first_losing_by_card"][n - 1] for p in judged["players"].values() for r in p["roles"]
+        )
+        for n in range(1, 31)
+    ]
+    assert per_card == [numbers.get(n, 0) for n in range(1, 31)] and sum(per_card) == blamed
 
 
 def test_human_records_are_judged_too() -> None:

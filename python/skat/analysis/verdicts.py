@@ -78,6 +78,9 @@ FIELDS = (
 )
 """The counts of a role, in the order :func:`verdicts` keeps them."""
 
+CARDS = 30
+"""Cards in a game: ``first_losing_by_card`` counts the first losing cards by number."""
+
 
 def first_card_position(game: Game) -> Position | None:
     """The position of ``game`` at its first card (``None`` when no card was played)."""
@@ -135,6 +138,9 @@ class Judged:
     first_losing: int | None = None
     """For a game lost open-handed that the declarer won: the seat of the defence's first
     losing card (:func:`first_losing_defence_card`); else ``None``."""
+    first_losing_number: int | None = None
+    """That card's number in the game, 1..30 (trick ``(n - 1) // 3 + 1``, place in the trick
+    ``(n - 1) % 3``: 0 leading); ``None`` with ``first_losing``."""
 
 
 def judge(games: Iterable[Game] | str | os.PathLike[str]) -> Iterator[Judged]:
@@ -164,6 +170,7 @@ def judge(games: Iterable[Game] | str | os.PathLike[str]) -> Iterator[Judged]:
             overbid=result.overbid,
             value=result.value,
             first_losing=None if turn is None else turn.seat,
+            first_losing_number=None if turn is None else turn.number,
         )
 
 
@@ -183,8 +190,10 @@ def verdicts(judged_games: Iterable[Judged]) -> dict[str, Any]:
     ``games`` judged, ``open_won`` (the declarer could win open-handed at the first card),
     ``open_won_declarer_won`` (of those, the declarer did win), ``open_lost``,
     ``open_lost_declarer_won`` and ``first_losing_card`` (of those, the games in which one of
-    the player's seats played the defence's first losing card), from what :func:`judge` made
-    of the games. Raises ``ValueError`` when no game was judged.
+    the player's seats played the defence's first losing card), and ``first_losing_by_card``
+    (those cards counted by their number in the game, 30 counts: index 0 is the opening lead,
+    index ``3 t + p`` the card of place ``p`` in trick ``t + 1``, place 0 leading), from what
+    :func:`judge` made of the games. Raises ``ValueError`` when no game was judged.
 
     >>> from skat._core import Deal
     >>> from skat.match import play
@@ -198,6 +207,7 @@ def verdicts(judged_games: Iterable[Judged]) -> dict[str, Any]:
     counts: dict[str, dict[str, list[int]]] = defaultdict(
         lambda: defaultdict(lambda: [0] * len(FIELDS))
     )
+    by_card: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0] * CARDS))
     judged = 0
     for item in judged_games:
         if item.verdict is None:
@@ -218,16 +228,21 @@ def verdicts(judged_games: Iterable[Judged]) -> dict[str, Any]:
                 row[4] += item.won
         if item.first_losing is not None:
             label = item.labels[item.first_losing]
-            counts[label][
-                seat_role(item.labels, item.declarer, item.class_name, item.first_losing)
-            ][5] += 1
+            role = seat_role(item.labels, item.declarer, item.class_name, item.first_losing)
+            counts[label][role][5] += 1
+            if item.first_losing_number is not None:
+                by_card[label][role][item.first_losing_number - 1] += 1
     if not judged:
         raise ValueError("no declared game with a card played")
     players: dict[str, Any] = {}
     for label in sorted(counts):
         players[label] = {
             "roles": [
-                {"role": role, **dict(zip(FIELDS, counts[label][role], strict=True))}
+                {
+                    "role": role,
+                    **dict(zip(FIELDS, counts[label][role], strict=True)),
+                    "first_losing_by_card": list(by_card[label][role]),
+                }
                 for role in VERDICT_ROLES
                 if role in counts[label]
             ]

@@ -35,10 +35,12 @@ could win open-handed lost them in the play; defenders letting open-handed lost 
 them to what they could not see (one solver search a game; 'open_hand' in the JSON). For each
 of those a PIPMA replay (searches up to that card) names the defender whose card first let the
 declarer win open-handed ('first_losing_card': of a player's open-handed lost games the
-declarer won, those in which its seat played that card). It also gives every player's points
-per list had the named player's card play never fallen short of that verdict: its lost
-winnable contracts scored as won, the open-handed lost contracts others won against its
-defence scored as lost, at the same game value ('open_hand_headroom').
+declarer won, those in which its seat played that card; 'first_losing_by_card': those cards
+by their number in the game, 1..30, so that index 0 is the opening lead; printed as trick 1
+and place in the trick). It also gives every player's points per list had the named player's
+card play never fallen short of that verdict: its lost winnable contracts scored as won, the
+open-handed lost contracts others won against its defence scored as lost, at the same game
+value ('open_hand_headroom').
 """
 
 
@@ -89,6 +91,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(table)
         if "open_hand" in player:
             console.print(open_hand_table(label, player["open_hand"]))
+            for row in player["open_hand"]:
+                if row["first_losing_card"]:
+                    console.print(f"{escape(label)}, {row['role']}: {where_first_losing(row)}")
             better = ", ".join(
                 f"{escape(name)} {points:.1f}"
                 for name, points in player["open_hand_headroom"].items()
@@ -102,6 +107,22 @@ def run(args: argparse.Namespace, console: Console) -> int:
         plot_breakdown(result, args.plot, title=os.path.basename(args.records))
         console.print(f"plot: {escape(args.plot)}")
     return 0
+
+
+def where_first_losing(row: dict[str, Any]) -> str:
+    """Where a role's first losing cards fell: in the first trick (the opening lead among
+    them) and by place in the trick.
+
+    >>> row = {"first_losing_by_card": [2, 1, 0, 3] + [0] * 26}
+    >>> where_first_losing(row)
+    'first losing cards: 3 in trick 1 (2 the opening lead); 5 leading, 1 second, 0 third'
+    """
+    cards = row["first_losing_by_card"]
+    places = [sum(cards[p::3]) for p in range(3)]
+    return (
+        f"first losing cards: {sum(cards[:3])} in trick 1 ({cards[0]} the opening lead);"
+        f" {places[0]} leading, {places[1]} second, {places[2]} third"
+    )
 
 
 def open_hand_table(label: str, roles: list[dict[str, Any]]) -> Table:
