@@ -104,3 +104,28 @@ def test_pcut_deviation_finds_an_error_that_its_inputs_predict() -> None:
     assert out["coverage_0.5"]["equal_coverage"]["width_ratio"] > 1.0
     calm = SlotData(feats, estimate + rng.standard_normal(n), data.lo, data.hi, data.test)
     assert pd.slot_study(calm, estimate, 2)["correlation"] < 0.1  # nothing to predict
+
+
+def test_unopposed_calibration_counts_every_contract_of_the_player(tmp_path: Path) -> None:
+    from skat.tournament import run
+
+    uc = load("unopposed_calibration")
+    records = tmp_path / "t.iss"
+    result = run(
+        "kermit:worlds=2,points=false",
+        "rules",
+        mode="full",
+        deals=4,
+        seed=3,
+        workers=1,
+        records=str(records),
+    )
+    stats = result.players[result.a]
+    rows = uc.contracts(str(records), "kermit")
+    assert len(rows) == stats.declarer_games
+    assert sum(won for _, _, won in rows) == stats.declarer_wins
+    assert all(0.0 <= p <= 1.0 for _, p, _ in rows)
+    out = uc.calibration(str(records), "kermit", (0.0, 1.01))
+    assert out["unopposed"]["contracts"] + out["opposed"]["contracts"] == len(rows)
+    for name in ("unopposed", "opposed"):
+        assert out[name]["band"]["contracts"] == out[name]["contracts"]
