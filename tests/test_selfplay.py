@@ -22,7 +22,7 @@ import pytest
 from skat import Cards, Game
 from skat.bidding.model import BiddingModel, default_model
 from skat.cli import main
-from skat.defaults import THREADS_ENV
+from skat.defaults import THREADS_ENV, threads_per_worker
 from skat.parallel import ParallelError, map_tasks, run_tasks
 from skat.records import read_records, record_files
 from skat.training.curve import curve_sizes, learning_curve, score_model
@@ -88,6 +88,20 @@ def test_run_tasks_passes_task_errors_and_refuses_zero_workers() -> None:
 
 def _solver_threads(_: int) -> str | None:
     return os.environ.get(THREADS_ENV)
+
+
+def _set_threads(n: int) -> None:
+    os.environ[THREADS_ENV] = str(n)
+
+
+def test_local_workers_share_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(THREADS_ENV, raising=False)  # spawned workers inherit the environment
+    share = str(threads_per_worker(2))
+    assert list(map_tasks(_solver_threads, [1, 2, 3], workers=2)) == [share] * 3
+    got = run_tasks(_solver_threads, [1, 2], workers=2, initializer=_set_threads, initargs=(5,))
+    assert sorted(got) == [(0, "5"), (1, "5")]  # an initializer's count is kept
+    monkeypatch.setenv(THREADS_ENV, "3")  # and so is the caller's
+    assert list(map_tasks(_solver_threads, [1, 2], workers=2)) == ["3", "3"]
 
 
 def test_a_ray_task_searches_with_one_solver_thread(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,6 +9,8 @@ that uses more than one process goes through these two.
 
 - **Locally** (``ray=None``, the default): ``workers`` spawned processes (never forked: the
   Rust core's threads do not survive a fork), or the calling process itself for one worker.
+  The processes share the cores: their players search with ``cores // workers`` solver
+  threads (``SKAT_THREADS``) unless the environment or the initializer sets another count.
   The workers ignore SIGINT, so Ctrl-C reaches only the caller, and exit by themselves when
   the caller is gone (killed, say), within about a second. A pool whose worker dies (out of
   memory, killed) is started again and the tasks it had not finished run again.
@@ -42,7 +44,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from skat._core import SkatError
-from skat.defaults import THREADS_ENV, local_cores
+from skat.defaults import THREADS_ENV, local_cores, threads_per_worker
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -70,12 +72,15 @@ def _exit_with_parent(parent: int) -> None:
             os._exit(1)
 
 
-def _worker_start(initializer: Callable[..., object] | None, initargs: tuple[Any, ...]) -> None:
+def _worker_start(
+    threads: int, initializer: Callable[..., object] | None, initargs: tuple[Any, ...]
+) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # an orphaned worker would otherwise wait for tasks forever
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     if initializer is not None:
         initializer(*initargs)
+    os.environ.setdefault(THREADS_ENV, str(threads))  # unless set: the workers share the cores
 
 
 def run_tasks(
@@ -156,7 +161,7 @@ def _run_pool(
             min(workers, len(pending)),
             context,
             initializer=_worker_start,
-            initargs=(initializer, initargs),
+            initargs=(threads_per_worker(workers), initializer, initargs),
         )
         try:
             futures: dict[Future[R], int] = {pool.submit(fn, tasks[i]): i for i in sorted(pending)}
@@ -189,12 +194,12 @@ def _ray_call(
     initargs: tuple[Any, ...],
     task: Any,
 ) -> Any:
-    os.environ.setdefault(THREADS_ENV, "1")  # the task holds one CPU
     if initializer is not None:
         key = (f"{initializer.__module__}.{initializer.__qualname__}", repr(initargs))
         if key not in _RAY_READY:
             initializer(*initargs)
             _RAY_READY.add(key)
+    os.environ.setdefault(THREADS_ENV, "1")  # unless set: the task holds one CPU
     return fn(task)
 
 
