@@ -320,7 +320,8 @@ def run(
 
     - ``mode``: ``"cardplay"`` (``bidder`` bids and declares; A and B play the cards, each once
       as declarer), ``"full"`` (six seatings, auction included) or ``"clones"`` (A against
-      two clones of B, three seatings, deals in order, players kept: ``workers`` must be 1);
+      two clones of B, three seatings, deals in order, players kept, in this process:
+      ``workers`` 1 or ``None``, no ``ray``);
     - ``deals``: tournament deals (cardplay: deals with a declarer);
     - ``seed``: every deal and player seed derives from it;
     - ``workers``: worker processes (``spawn``; ``None``: every local core); 1 plays in this
