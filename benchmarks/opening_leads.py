@@ -21,6 +21,7 @@ from skat import Game, Phase, Solver
 from skat.analysis.pipma import game_names, iter_decisions
 from skat.analysis.verdicts import start_verdict
 from skat.defaults import PIPMA_TT_MB
+from skat.display import save_json
 from skat.players.base import make_player
 from skat.players.pimc import PimcPlayer
 from skat.records import read_iss
@@ -90,9 +91,7 @@ def main() -> None:
     args = ap.parse_args()
     result = good_lead_shares(args.records, args.specs.split(","), args.seeds)
     print(json.dumps(result, indent=1))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=1)
+    save_json(args.json, result)
 
 
 if __name__ == "__main__":

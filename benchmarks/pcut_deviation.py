@@ -34,13 +34,13 @@ Every number depends on ``--positions`` and ``--seed`` only (the labelling runs 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 from typing import Any
 
 import numpy as np
 
 from skat._core import estimator_estimates
+from skat.display import save_json
 from skat.training.estimators import SlotData, generate
 
 RIDGES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0)
@@ -221,10 +221,7 @@ def main() -> None:
                 f"  constant width at {q:.0%} coverage, {how.replace('_', ' ')}: per-position /"
                 f" constant width, median {r['median']:.3f} ({r['min']:.3f}-{r['max']:.3f})"
             )
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
-            f.write("\n")
+    save_json(args.json, out)
 
 
 if __name__ == "__main__":

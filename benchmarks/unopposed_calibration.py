@@ -15,11 +15,11 @@ contracts, the share won, the mean prediction, and the same for the predictions 
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from skat.analysis.pipma import game_names
 from skat.bidding import evaluate
+from skat.display import save_json
 from skat.records import read_iss
 
 
@@ -80,10 +80,7 @@ def main() -> None:
             f" {_pct(g['predicted'])}; predicted {args.band[0]:g}-{args.band[1]:g}:"
             f" {b['contracts']}, won {_pct(b['won'])}"
         )
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
-            f.write("\n")
+    save_json(args.json, out)
 
 
 if __name__ == "__main__":
