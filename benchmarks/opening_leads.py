@@ -17,9 +17,9 @@ import argparse
 import json
 from typing import Any
 
-from skat import Game, Phase, Solver
+from skat import Game, Solver
 from skat.analysis.pipma import game_names, iter_decisions
-from skat.analysis.verdicts import start_verdict
+from skat.analysis.verdicts import game_at_first_card, start_verdict
 from skat.defaults import PIPMA_TT_MB
 from skat.display import save_json
 from skat.players.base import make_player
@@ -40,14 +40,9 @@ def decisive_leads(path: str) -> list[tuple[Game, int, Any]]:
         names = game_names(g)
         if names[g.declarer].startswith("kermit"):
             continue
-        replay = Game(g.deal, variants=g.variants)
-        lead_seat = None
-        for _, action in g.history:
-            if action.kind == "play" and replay.phase == Phase.PLAY:
-                lead_seat = replay.to_move
-                break
-            replay.apply(action)
-        if lead_seat is None or not names[lead_seat].startswith("kermit"):
+        replay = game_at_first_card(g)
+        lead_seat = None if replay is None else replay.to_move
+        if replay is None or lead_seat is None or not names[lead_seat].startswith("kermit"):
             continue
         key = (str(g.deal.hands), lead_seat, str(g.contract))
         if key in seen:

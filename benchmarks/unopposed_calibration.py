@@ -20,6 +20,7 @@ from typing import Any
 from skat.analysis.pipma import game_names
 from skat.bidding import evaluate
 from skat.display import save_json
+from skat.players.kermit import opponent_has_bid
 from skat.records import read_iss
 
 
@@ -34,7 +35,7 @@ def contracts(path: str, player: str) -> list[tuple[bool, float, bool]]:
             continue
         if not game_names(g)[d].startswith(player):
             continue
-        opposed = any(seat != d and action.kind in ("bid", "hold") for seat, action in g.history)
+        opposed = opponent_has_bid(g.view(d))  # the whole auction: the game is over
         predicted = evaluate(g.deal.hands[d], d, r.bid)
         out.append((opposed, predicted, bool(r.won)))
     return out

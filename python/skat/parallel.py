@@ -157,11 +157,12 @@ def _run_pool(
     restarts = 0
     while pending:
         broken = False
+        size = min(workers, len(pending))
         pool = ProcessPoolExecutor(
-            min(workers, len(pending)),
+            size,
             context,
             initializer=_worker_start,
-            initargs=(threads_per_worker(workers), initializer, initargs),
+            initargs=(threads_per_worker(size), initializer, initargs),
         )
         try:
             futures: dict[Future[R], int] = {pool.submit(fn, tasks[i]): i for i in sorted(pending)}

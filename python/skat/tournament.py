@@ -49,7 +49,7 @@ from dataclasses import dataclass, replace
 from typing import IO
 
 from skat._core import Deal, Phase
-from skat.defaults import THREADS_ENV, threads_per_worker
+from skat.defaults import THREADS_ENV, local_cores
 from skat.match import PlayerFailure, play
 from skat.parallel import local_workers, run_tasks
 from skat.players.base import Player, make_player
@@ -98,7 +98,6 @@ __all__ = [
 
 _STREAM_AUCTION = 1
 _STREAM_PLAY = 2
-_THREADS_ENV = THREADS_ENV
 
 
 # ----- playing -------------------------------------------------------------------------------
@@ -177,27 +176,18 @@ def _play_deal(task: _DealTask) -> DealOutcome:
     return DealOutcome(task.index, task.candidate, tuple(games), tuple(errors))
 
 
-def _threads_for(workers: int) -> str:
-    return str(threads_per_worker(workers))
-
-
-def _init_worker(workers: int) -> None:
-    """Worker start: size the players' thread pools (Ctrl-C is left to the main process by
-    :func:`skat.parallel.run_tasks`)."""
-    os.environ[_THREADS_ENV] = _threads_for(workers)
-
-
 @contextmanager
-def _threads_env(workers: int) -> Iterator[None]:
-    old = os.environ.get(_THREADS_ENV)
-    os.environ[_THREADS_ENV] = _threads_for(workers)
+def _every_core() -> Iterator[None]:
+    """Players made inside search with every core (``SKAT_THREADS``), as one process plays."""
+    old = os.environ.get(THREADS_ENV)
+    os.environ[THREADS_ENV] = str(local_cores())
     try:
         yield
     finally:
         if old is None:
-            os.environ.pop(_THREADS_ENV, None)
+            os.environ.pop(THREADS_ENV, None)
         else:
-            os.environ[_THREADS_ENV] = old
+            os.environ[THREADS_ENV] = old
 
 
 class _RecordWriter:
@@ -325,8 +315,8 @@ def run(
     - ``deals``: tournament deals (cardplay: deals with a declarer);
     - ``seed``: every deal and player seed derives from it;
     - ``workers``: worker processes (``spawn``; ``None``: every local core); 1 plays in this
-      process. Each sets ``SKAT_THREADS`` to ``cpu_count // workers`` for the players' thread
-      pools;
+      process with every core. The workers share the cores (``SKAT_THREADS`` of
+      ``cpu_count // workers`` unless set, :mod:`skat.parallel`);
     - ``ray``: play the deals as Ray tasks instead (``auto``, ``local`` or a cluster
       address, see :mod:`skat.parallel`), each with one solver thread, at most ``workers`` at
       once (``None``: every CPU of the cluster);
@@ -378,7 +368,7 @@ def run(
             progress(len(outcomes), deals)
 
     try:
-        with _threads_env(1) if local == 1 and ray is None else nullcontext():
+        with _every_core() if local == 1 and ray is None else nullcontext():
             if mode == "clones":
                 tasks, failed = list[_DealTask](), list[DealOutcome]()
             elif mode == "cardplay":
@@ -424,8 +414,6 @@ def run(
                     tasks,
                     workers=workers if ray is not None else local,
                     ray=ray,
-                    initializer=_init_worker if ray is None else None,
-                    initargs=(local,),
                 ):
                     finished(outcome)
             complete = True

@@ -27,7 +27,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat.defaults import THREADS_ENV, threads_per_worker
 from skat.parallel import local_workers, run_tasks
 from skat.players.base import make_player
 from skat.tournament import run
@@ -131,11 +130,6 @@ class TableResult:
         }
 
 
-def _init_worker(workers: int) -> None:
-    """Worker start: each cell's players share the CPUs (``SKAT_THREADS``)."""
-    os.environ[THREADS_ENV] = str(threads_per_worker(workers))
-
-
 def _cell(job: tuple[str, str, int, int, str | None]) -> Cell:
     candidate, benchmark, deals, seed, records = job
     result = run(candidate, benchmark, mode="clones", deals=deals, seed=seed, records=records)
@@ -200,8 +194,6 @@ def run_table(
         jobs,
         workers=n if ray is None else workers,
         ray=ray,
-        initializer=_init_worker if ray is None else None,
-        initargs=(min(n, len(jobs)),),
     ):
         found[index] = cell
         if progress is not None:

@@ -53,6 +53,7 @@ __all__ = [
     "Judged",
     "first_card_position",
     "first_losing_defence_card",
+    "game_at_first_card",
     "judge",
     "seat_role",
     "start_verdict",
@@ -82,16 +83,23 @@ CARDS = 30
 """Cards in a game: ``first_losing_by_card`` counts the first losing cards by number."""
 
 
-def first_card_position(game: Game) -> Position | None:
-    """The position of ``game`` at its first card (``None`` when no card was played)."""
+def game_at_first_card(game: Game) -> Game | None:
+    """``game`` replayed up to its first card, the card not yet played (``None`` when no card
+    was played)."""
     if game.contract is None or game.declarer is None or not game.played:
         return None
     replay = Game(game.deal, variants=game.variants)
     for who, action in game.history:
         if replay.phase == Phase.PLAY:
-            return Position.from_game(replay)
+            return replay
         replay.apply(action, seat=who if isinstance(who, int) and action.kind in SPECIAL else None)
     return None
+
+
+def first_card_position(game: Game) -> Position | None:
+    """The position of ``game`` at its first card (``None`` when no card was played)."""
+    replay = game_at_first_card(game)
+    return None if replay is None else Position.from_game(replay)
 
 
 def start_verdict(game: Game, solver: Solver | None = None) -> bool | None:
