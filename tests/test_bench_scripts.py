@@ -129,3 +129,68 @@ def test_unopposed_calibration_counts_every_contract_of_the_player(tmp_path: Pat
     assert out["unopposed"]["contracts"] + out["opposed"]["contracts"] == len(rows)
     for name in ("unopposed", "opposed"):
         assert out[name]["band"]["contracts"] == out[name]["contracts"]
+
+
+def test_logit_offset_maximises_the_likelihood() -> None:
+    bo = load("bidding_offsets")
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 400)
+    logit = np.log(p / (1 - p))
+    y = (rng.uniform(size=400) < 1 / (1 + np.exp(-(logit + 0.7)))).astype(np.float64)
+    b, se = bo.logit_offset(p, y)
+
+    def loglik(shift: float) -> float:
+        s = 1 / (1 + np.exp(-(logit + shift)))
+        return float(np.sum(y * np.log(s) + (1 - y) * np.log(1 - s)))
+
+    grid = np.linspace(-1.0, 2.0, 3001)
+    assert abs(b - grid[np.argmax([loglik(g) for g in grid])]) <= 0.001
+    assert abs(b - 0.7) < 3 * se  # the true shift, within the stated error
+    assert bo.logit_offset(p, (rng.uniform(size=400) < p).astype(np.float64))[0] != b
+
+
+def test_bidding_offsets_count_every_contract_of_the_player(tmp_path: Path) -> None:
+    from skat.tournament import run
+
+    bo = load("bidding_offsets")
+    records = tmp_path / "t.iss"
+    result = run(
+        "kermit:worlds=2,points=false",
+        "rules",
+        mode="full",
+        deals=6,
+        seed=3,
+        workers=1,
+        records=str(records),
+    )
+    stats = result.players[result.a]
+    rows = bo.contracts(str(records), "kermit")
+    assert len(rows) == stats.declarer_games
+    assert sum(won for *_, won in rows) == stats.declarer_wins
+    out = bo.offsets(str(records), "kermit")
+    families = out["families"].values()
+    assert sum(f["contracts"] for f in families) == len(rows)
+    for f in families:
+        assert sum(b["n"] for b in f["pick_up_bins"]) == f["pick_ups"]
+
+
+def test_shifted_model_raises_each_family_win_logit_by_its_shift() -> None:
+    import skat
+    from skat.bidding import default_model
+
+    bo = load("bidding_offsets")
+    base = default_model()
+    shifted = bo.shifted_model(base, 0.5, 0.25, 0.6)
+    want = {"D": 0.5, "C": 0.5, "G": 0.25, "N": 0.6, "NO": 0.6}
+    for seed in range(20):
+        deal = skat.Deal.random(seed)
+        hand, skat_cards, seat = deal.hands[seed % 3], deal.skat, seed % 3
+        for kind, shift in want.items():
+            p = base.win_probability(hand, skat_cards, kind, seat)
+            q = shifted.win_probability(hand, skat_cards, kind, seat)
+            got = np.log(q / (1 - q)) - np.log(p / (1 - p))
+            assert abs(got - shift) < 1e-3, (seed, kind)
+            assert (
+                shifted.probabilities(hand, skat_cards, kind, seat)[1:]
+                == (base.probabilities(hand, skat_cards, kind, seat)[1:])
+            )
