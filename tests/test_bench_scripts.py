@@ -106,26 +106,30 @@ def test_pcut_deviation_finds_an_error_that_its_inputs_predict() -> None:
     assert pd.slot_study(calm, estimate, 2)["correlation"] < 0.1  # nothing to predict
 
 
-def test_unopposed_calibration_counts_every_contract_of_the_player(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def kermit_records(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, int, int]:
+    """A small full-game tournament's records, kermit against rules, with the number of games
+    kermit declared and won."""
     from skat.tournament import run
 
-    uc = load("unopposed_calibration")
-    records = tmp_path / "t.iss"
+    records = str(tmp_path_factory.mktemp("records") / "t.iss")
     result = run(
-        "kermit:worlds=2,points=false",
-        "rules",
-        mode="full",
-        deals=4,
-        seed=3,
-        workers=1,
-        records=str(records),
+        "kermit:worlds=2,points=false", "rules", mode="full", deals=6, seed=3, records=records
     )
     stats = result.players[result.a]
-    rows = uc.contracts(str(records), "kermit")
-    assert len(rows) == stats.declarer_games
-    assert sum(won for _, _, won in rows) == stats.declarer_wins
+    return records, stats.declarer_games, stats.declarer_wins
+
+
+def test_unopposed_calibration_counts_every_contract_of_the_player(
+    kermit_records: tuple[str, int, int],
+) -> None:
+    uc = load("unopposed_calibration")
+    records, declared, won = kermit_records
+    rows = uc.contracts(records, "kermit")
+    assert len(rows) == declared
+    assert sum(w for _, _, w in rows) == won
     assert all(0.0 <= p <= 1.0 for _, p, _ in rows)
-    out = uc.calibration(str(records), "kermit", (0.0, 1.01))
+    out = uc.calibration(records, "kermit", (0.0, 1.01))
     assert out["unopposed"]["contracts"] + out["opposed"]["contracts"] == len(rows)
     for name in ("unopposed", "opposed"):
         assert out[name]["band"]["contracts"] == out[name]["contracts"]
@@ -149,25 +153,15 @@ def test_logit_offset_maximises_the_likelihood() -> None:
     assert bo.logit_offset(p, (rng.uniform(size=400) < p).astype(np.float64))[0] != b
 
 
-def test_bidding_offsets_count_every_contract_of_the_player(tmp_path: Path) -> None:
-    from skat.tournament import run
-
+def test_bidding_offsets_count_every_contract_of_the_player(
+    kermit_records: tuple[str, int, int],
+) -> None:
     bo = load("bidding_offsets")
-    records = tmp_path / "t.iss"
-    result = run(
-        "kermit:worlds=2,points=false",
-        "rules",
-        mode="full",
-        deals=6,
-        seed=3,
-        workers=1,
-        records=str(records),
-    )
-    stats = result.players[result.a]
-    rows = bo.contracts(str(records), "kermit")
-    assert len(rows) == stats.declarer_games
-    assert sum(won for *_, won in rows) == stats.declarer_wins
-    out = bo.offsets(str(records), "kermit")
+    records, declared, won = kermit_records
+    rows = bo.contracts(records, "kermit")
+    assert len(rows) == declared
+    assert sum(w for *_, w in rows) == won
+    out = bo.offsets(records, "kermit")
     families = out["families"].values()
     assert sum(f["contracts"] for f in families) == len(rows)
     for f in families:
