@@ -34,6 +34,7 @@ from skat.bidding import default_model
 from skat.bidding.model import BiddingModel
 from skat.display import save_json
 from skat.records import read_iss
+from skat.training.bidding_report import calibration_bins
 from skat.training.fit import sample_from_game
 
 FAMILIES = ("suit", "grand", "null")
@@ -83,22 +84,6 @@ def logit_offset(p: np.ndarray, y: np.ndarray, steps: int = 50) -> tuple[float, 
     return b, 1 / math.sqrt(float(np.sum(s * (1 - s))))
 
 
-def _bins(p: np.ndarray, y: np.ndarray) -> list[dict[str, Any]]:
-    out = []
-    for lo in np.arange(0.0, 1.0, 0.1):
-        m = (p >= lo) & ((p < lo + 0.1) | (lo >= 0.85))
-        if m.any():
-            out.append(
-                {
-                    "lo": round(float(lo), 1),
-                    "n": int(m.sum()),
-                    "predicted": float(p[m].mean()),
-                    "won": float(y[m].mean()),
-                }
-            )
-    return out
-
-
 def offsets(path: str, player: str) -> dict[str, Any]:
     """Every family's counts, calibration and offset (families without contracts left out)."""
     rows = contracts(path, player)
@@ -118,7 +103,7 @@ def offsets(path: str, player: str) -> dict[str, Any]:
             "predicted": float(p.mean()),
             "offset": b,
             "offset_se": se,
-            "pick_up_bins": _bins(p[picked], y[picked]),
+            "pick_up_bins": calibration_bins(p[picked], y[picked]),
         }
     return out
 
@@ -162,8 +147,8 @@ def main() -> None:
         )
         for b in f["pick_up_bins"]:
             print(
-                f"  pick-ups predicted {b['lo']:.1f}-{b['lo'] + 0.1:.1f}: {b['n']},"
-                f" mean {b['predicted']:.2f}, won {b['won']:.0%}"
+                f"  pick-ups predicted {b['lo']:.1f}-{b['hi']:.1f}: {b['n']},"
+                f" mean {b['predicted']:.2f}, won {b['actual']:.0%}"
             )
     save_json(args.json, out)
 

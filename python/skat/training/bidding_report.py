@@ -54,6 +54,30 @@ def probability_scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
     }
 
 
+def calibration_bins(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[dict[str, Any]]:
+    """Predictions ``p`` and outcomes ``y`` in ``bins`` equal slices of [0, 1] (the last one
+    closed): each non-empty slice's bounds, count, mean prediction and actual rate.
+
+    >>> bins = calibration_bins(np.array([0.1, 0.2, 0.3, 1.0]), np.array([0.0, 1.0, 0.0, 1.0]), 2)
+    >>> [(b["lo"], b["hi"], b["n"], round(b["predicted"], 2), round(b["actual"], 2)) for b in bins]
+    [(0.0, 0.5, 3, 0.2, 0.33), (0.5, 1.0, 1, 1.0, 1.0)]
+    """
+    out = []
+    for lo, hi in itertools.pairwise(np.linspace(0, 1, bins + 1)):
+        m = (p >= lo) & ((p < hi) | (hi == 1.0))
+        if m.any():
+            out.append(
+                {
+                    "lo": float(lo),
+                    "hi": float(hi),
+                    "n": int(m.sum()),
+                    "predicted": float(p[m].mean()),
+                    "actual": float(y[m].mean()),
+                }
+            )
+    return out
+
+
 def start_of_play(game: Game) -> Game:
     """The game replayed up to its first card."""
     g = Game(game.deal, variants=game.variants)
@@ -229,21 +253,7 @@ def _section(
         estimated = _check_summary(sel, "pimc", "pimc_rate", "brier_pimc")
         if estimated:
             entry["pimc"] = {**estimated, "worlds": checks.pimc_worlds, "sides": checks.pimc_sides}
-        bins = []
-        edges = np.linspace(0, 1, 11)
-        for lo, hi in itertools.pairwise(edges):
-            m = (p >= lo) & ((p < hi) | (hi == 1.0))
-            if m.sum():
-                bins.append(
-                    {
-                        "lo": float(lo),
-                        "hi": float(hi),
-                        "n": int(m.sum()),
-                        "predicted": float(p[m].mean()),
-                        "actual": float(y[m].mean()),
-                    }
-                )
-        entry["bins"] = bins
+        entry["bins"] = calibration_bins(p, y)
         out["families"][fam] = entry
     return out
 
