@@ -34,7 +34,7 @@ from skat.bidding import default_model
 from skat.bidding.model import BiddingModel
 from skat.display import save_json
 from skat.records import read_iss
-from skat.training.bidding_report import calibration_bins
+from skat.training.bidding_report import calibration_bins, family_of
 from skat.training.fit import sample_from_game
 
 FAMILIES = ("suit", "grand", "null")
@@ -43,8 +43,9 @@ CLIP = 1e-6
 
 
 def family(kind: int) -> str:
-    """The family of a contract kind index (0-3 suit, 4 grand, 5 null, 6 null ouvert)."""
-    return "suit" if kind < 4 else "grand" if kind == 4 else "null"
+    """The family of a contract kind index, null ouvert counted with null."""
+    name = family_of(kind)
+    return "null" if name == "null ouvert" else name
 
 
 def contracts(path: str, player: str) -> list[tuple[str, bool, float, bool]]:

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from skat._core import Game, RecordError
+from skat._core import Game, Phase, RecordError
 
 PLAIN_HEADER = "(;GM[Skat]PC[skat]P0[0]P1[1]P2[2]"
 """How every record written by ``Game.to_iss`` starts."""
@@ -45,6 +45,24 @@ def named_record(iss: str, place: str, record_id: str, names: Sequence[str]) -> 
         f"P{seat}[{iss_value(name)}]" for seat, name in enumerate(names)
     )
     return head + iss[len(PLAIN_HEADER) :]
+
+
+def replay_until_play(game: Game) -> Game:
+    """A new game replaying ``game``'s actions up to the start of card play (all of them when
+    play never starts): the position of its first card, the card not yet played.
+
+    >>> import skat
+    >>> g = skat.random_game(3)
+    >>> start = replay_until_play(g)
+    >>> start.phase == skat.Phase.PLAY, start.contract == g.contract, len(start.tricks)
+    (True, True, 0)
+    """
+    g = Game(game.deal, variants=game.variants)
+    for actor, action in game.history:
+        if g.phase == Phase.PLAY or g.is_over:
+            break
+        g.apply(action, actor if isinstance(actor, int) else None)
+    return g
 
 
 def open_records(path: str | os.PathLike[str]) -> TextIO:

@@ -43,9 +43,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat._core import Game, Phase, Position, Solver
-from skat.analysis.pipma import SPECIAL, Decision, game_names, iter_decisions, target_of
+from skat.analysis.pipma import Decision, game_names, iter_decisions, target_of
 from skat.defaults import PIPMA_TT_MB
-from skat.records import read_iss
+from skat.records import read_iss, replay_until_play
 
 __all__ = [
     "FIELDS",
@@ -88,12 +88,8 @@ def game_at_first_card(game: Game) -> Game | None:
     was played)."""
     if game.contract is None or game.declarer is None or not game.played:
         return None
-    replay = Game(game.deal, variants=game.variants)
-    for who, action in game.history:
-        if replay.phase == Phase.PLAY:
-            return replay
-        replay.apply(action, seat=who if isinstance(who, int) and action.kind in SPECIAL else None)
-    return None
+    replay = replay_until_play(game)
+    return replay if replay.phase == Phase.PLAY else None
 
 
 def first_card_position(game: Game) -> Position | None:

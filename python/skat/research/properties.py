@@ -44,6 +44,7 @@ import numpy as np
 
 from skat._core import Deal, Game, Phase, count_worlds
 from skat.parallel import local_workers, map_tasks
+from skat.records import replay_until_play
 from skat.seeds import derive_seed
 
 TYPES = ("suit", "grand", "null")
@@ -147,14 +148,7 @@ def measure_game(start: Game, samples: int, rollouts: int, seed: int) -> dict[st
 def start_of_play(game: Game) -> Game | None:
     """A new game replaying ``game``'s record up to the start of card play (None if the game
     never got there, or is a Ramsch: only declared games are measured)."""
-    g = Game(game.deal, variants=game.variants)
-    for actor, action in game.history:
-        if g.phase == Phase.PLAY or g.is_over:
-            break
-        if isinstance(actor, int):
-            g.apply(action, actor)
-        else:
-            g.apply(action)
+    g = replay_until_play(game)
     return g if g.phase == Phase.PLAY and not g.is_over and g.contract is not None else None
 
 

@@ -25,7 +25,7 @@ from skat.bidding.model import BiddingModel
 from skat.defaults import INFERENCE_SIDES, REPORT_SEED, REPORT_SOLVER_GAMES, SOLVER_TT_MB
 from skat.inference import make_inference
 from skat.parallel import run_tasks
-from skat.records import read_records
+from skat.records import read_records, replay_until_play
 from skat.seeds import derive_seed
 from skat.training.fit import samples_with_records
 
@@ -78,19 +78,9 @@ def calibration_bins(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[dict[
     return out
 
 
-def start_of_play(game: Game) -> Game:
-    """The game replayed up to its first card."""
-    g = Game(game.deal, variants=game.variants)
-    for seat, action in game.history:
-        if g.phase == Phase.PLAY or g.is_over:
-            break
-        g.apply(action, seat if isinstance(seat, int) else None)
-    return g
-
-
 def solver_verdict(game: Game, solver: Solver) -> bool | None:
     """Whether the declarer wins the deal open-handed (None: the game has no card play)."""
-    g = start_of_play(game)
+    g = replay_until_play(game)
     if g.phase != Phase.PLAY or g.contract is None:
         return None
     pos = Position.from_game(g)
@@ -105,7 +95,7 @@ def pimc_estimate(
     """PIMC's estimate of the declarer's chance to win, at her first card: the highest win
     share over her legal cards across the sampled worlds (Kermit's Table 4.1), and the number
     of cards played before it (0-2). None when the game has no card play by the declarer."""
-    g = start_of_play(game)
+    g = replay_until_play(game)
     declarer = g.declarer
     if g.phase != Phase.PLAY or declarer is None:
         return None
