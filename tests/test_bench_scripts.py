@@ -106,6 +106,74 @@ def test_pcut_deviation_finds_an_error_that_its_inputs_predict() -> None:
     assert pd.slot_study(calm, estimate, 2)["correlation"] < 0.1  # nothing to predict
 
 
+def test_estimator_curve_subset_keeps_the_held_out_rows_and_a_share_of_training() -> None:
+    from skat.training.estimators import SlotData
+
+    ec = load("estimator_curve")
+    rng = np.random.default_rng(1)
+
+    def slot(rows: int, tests: int) -> SlotData:
+        test = np.zeros(rows, dtype=bool)
+        test[-tests:] = True
+        return SlotData(np.arange(rows)[:, None], rng.random(rows), test * 0.0, test + 1.0, test)
+
+    data = {("suit", 4, 0): slot(60, 6), ("suit", 4, 1): slot(30, 3), ("grand", 4, 0): slot(40, 4)}
+    out = ec.subset(data, 27)  # suit: 81 training rows, a third kept; grand: 36, 27 kept
+    for key, d in data.items():
+        o = out[key]
+        assert o.test.sum() == d.test.sum()
+        assert np.array_equal(o.features[o.test], d.features[d.test])
+        kept = o.features[~o.test][:, 0]
+        assert np.array_equal(kept, np.arange(len(kept)))  # the first training rows
+    assert [int((~out[k].test).sum()) for k in data] == [18, 9, 27]
+    with pytest.raises(ValueError, match="grand at 4 cards has 36 training positions"):
+        ec.subset(data, 40)
+
+
+def test_estimator_curve_schedule_keeps_steps_and_total_decay() -> None:
+    ec = load("estimator_curve")
+    for n in (5_000, 45_000, 90_000, 360_000, 720_000):
+        for stretch in (1, 2):
+            passes, decay = ec.schedule(n, stretch=stretch)
+            steps = passes * n
+            assert steps >= min(ec.MAX_EPOCHS * n, stretch * ec.EPOCHS * ec.REFERENCE)
+            assert passes <= ec.MAX_EPOCHS and passes >= ec.EPOCHS
+            assert decay**passes == pytest.approx(ec.DECAY**ec.EPOCHS)
+    assert ec.schedule(ec.REFERENCE) == (ec.EPOCHS, ec.DECAY)
+
+
+def test_estimator_curve_power_law_recovers_a_planted_curve() -> None:
+    ec = load("estimator_curve")
+    ns = [22_500.0, 45_000, 90_000, 180_000, 360_000, 720_000]
+    ks = [0.4 + 30.0 * n**-0.5 for n in ns]
+    law = ec.power_fit(ns, ks)
+    assert law["a"] == pytest.approx(0.4, abs=1e-3) and law["c"] == pytest.approx(0.5, abs=0.01)
+    need = ec.positions_needed(law, 0.45)
+    assert need == pytest.approx((30.0 / 0.05) ** 2, rel=0.05)
+    assert ec.positions_needed(law, 0.35) is None  # below the floor
+    flat = ec.power_fit(ns, [1.0] * len(ns))
+    assert ec.positions_needed(flat, 0.5) is None
+
+
+def test_estimator_curve_k_is_the_mean_deviation_ratio_to_the_reference() -> None:
+    ec = load("estimator_curve")
+
+    def fit(n: int, stretch: int, sds: tuple[float, float, float]) -> dict[str, object]:
+        slots = [
+            {"class": gc, "cards": 4, "role": r, "mae": sd * 0.8, "sd": sd}
+            for gc in ("suit", "grand")
+            for r, sd in enumerate(sds)
+        ]
+        return {"n": n, "epochs": 8, "stretch": stretch, "slots": slots}
+
+    fits = [fit(10, 1, (2.0, 4.0, 4.0)), fit(20, 1, (1.0, 2.0, 4.0)), fit(20, 2, (1.0, 1.0, 1.0))]
+    out = ec.summarise(fits, reference=20)
+    rows = out["suit"]["sizes"]
+    assert [(r["n"], r["stretch"]) for r in rows] == [(10, 1), (20, 1), (20, 2)]
+    assert [r["k"] for r in rows] == pytest.approx([5 / 3, 1.0, 7 / 12])
+    assert rows[0]["sd"] == pytest.approx(10 / 3) and rows[0]["mae"] == pytest.approx(8 / 3)
+
+
 @pytest.fixture(scope="module")
 def kermit_records(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, int, int]:
     """A small full-game tournament's records, kermit against rules, with the number of games

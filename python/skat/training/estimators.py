@@ -69,6 +69,24 @@ def chunk_seed(seed: int, game_class: str, cards: int, chunk: int) -> int:
     return int.from_bytes(h[:8], "little")
 
 
+def _first_test_chunk(chunks: int) -> int:
+    """The held-out positions are the last tenth of the chunks, keeping at least one chunk for
+    training (with a single chunk: the last tenth of its positions)."""
+    return min(chunks - 1, int(0.9 * chunks))
+
+
+def training_positions(positions: int) -> int:
+    """How many of ``positions`` per class and hand size :func:`generate` keeps for training.
+
+    >>> training_positions(400_000), training_positions(20_000), training_positions(1_000)
+    (360000, 15000, 900)
+    """
+    chunks = -(-positions // CHUNK)
+    if chunks == 1:
+        return int(0.9 * positions)
+    return min(positions, _first_test_chunk(chunks) * CHUNK)
+
+
 def _generate(task: tuple[int, str, int, int]) -> dict[str, Any]:
     from skat._core import estimator_samples
 
@@ -114,12 +132,9 @@ def generate(
                 name: np.concatenate([np.frombuffer(p[name], "<i4") for p in parts])
                 for name in ("value", "lo", "hi")
             }
-            # the test set: the last tenth of the chunks (at least one chunk is kept for
-            # training); with a single chunk, the last tenth of its positions
             if chunks > 1:
-                cut = min(chunks - 1, int(0.9 * chunks))
                 chunk_no = np.concatenate([np.full(len(p["role"]), c) for c, p in enumerate(parts)])
-                test = chunk_no >= cut
+                test = chunk_no >= _first_test_chunk(chunks)
             else:
                 test = np.arange(len(role)) >= int(0.9 * len(role))
             for who in range(3):
