@@ -206,6 +206,14 @@ def plot(summary: dict[str, Any], path: str) -> None:
         rows = [r for r in summary[gc]["sizes"] if r["stretch"] == 1]
         ns = np.array([r["n"] for r in rows], float)
         ax.plot(ns, [r["k"] for r in rows], "o", color=colour, label=f"{gc}: measured")
+        longer = [r for r in summary[gc]["sizes"] if r["stretch"] > 1]
+        ax.plot(
+            [r["n"] for r in longer],
+            [r["k"] for r in longer],
+            "x",
+            color=colour,
+            label=f"{gc}: the shipped size, more passes",
+        )
         law = summary[gc]["power_law"]
         grid = np.geomspace(ns.min(), 1e9, 200)
         ax.plot(
@@ -217,6 +225,7 @@ def plot(summary: dict[str, Any], path: str) -> None:
         )
     for t in TARGETS:
         ax.axhline(t, color="grey", lw=0.8, ls=":")
+        ax.annotate(f"K = {t:g}", (1e9, t), xytext=(-40, 3), textcoords="offset points", size=8)
     ax.set_xscale("log")
     ax.set_xlabel("training positions per class and hand size")
     ax.set_ylabel("K: error deviation / the shipped size's")
