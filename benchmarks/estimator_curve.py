@@ -40,8 +40,16 @@ from typing import Any
 
 import numpy as np
 
+from skat.defaults import (
+    ESTIMATOR_CAP,
+    ESTIMATOR_DECAY,
+    ESTIMATOR_EPOCHS,
+    ESTIMATOR_HIDDEN,
+    ESTIMATOR_POSITIONS,
+)
 from skat.display import save_json
 from skat.parallel import map_tasks
+from skat.training.estimator_net import fit_nets
 from skat.training.estimators import (
     CLASSES,
     SlotData,
@@ -53,13 +61,9 @@ from skat.training.estimators import (
 
 SIZES = (22_500, 45_000, 90_000, 180_000, 360_000, 720_000)
 """Training positions per class and hand size, one fit each."""
-REFERENCE = 360_000
-"""The shipped model's training positions per class and hand size (400,000 less the tenth held
-out), at ``EPOCHS`` passes; K is measured against the fit of this size."""
-EPOCHS = 8
-"""Passes of the reference fit (``skat train estimators``'s default)."""
-DECAY = 0.6
-"""The learning rate's decay per pass of the reference fit."""
+REFERENCE = training_positions(ESTIMATOR_POSITIONS)
+"""The shipped model's training positions per class and hand size (360,000: the default
+positions less the tenth held out); K is measured against the fit of this size."""
 MAX_EPOCHS = 64
 """The most passes any fit makes."""
 TARGETS = (0.35, 0.5, 0.65)
@@ -89,12 +93,12 @@ def subset(
 
 
 def schedule(
-    n: int, epochs: int = EPOCHS, reference: int = REFERENCE, stretch: int = 1
+    n: int, epochs: int = ESTIMATOR_EPOCHS, reference: int = REFERENCE, stretch: int = 1
 ) -> tuple[int, float]:
     """Passes and per-pass decay for ``n`` training positions: at least the reference fit's
     steps (``stretch`` times as many), and the same total decay of the learning rate."""
     passes = min(MAX_EPOCHS, stretch * max(epochs, math.ceil(epochs * reference / n)))
-    return passes, DECAY ** (epochs / passes)
+    return passes, ESTIMATOR_DECAY ** (epochs / passes)
 
 
 def power_fit(ns: list[float], ks: list[float]) -> dict[str, float]:
@@ -123,32 +127,21 @@ def positions_needed(fit: dict[str, float], target: float) -> float | None:
 
 
 def _fit(task: tuple[str, int, int, int, int, float, int, int]) -> dict[str, Any]:
-    from skat._core import estimator_layout
-    from skat.training.estimator_net import fit_class
-
     path, positions, seed, n, reference, cap, hidden, stretch = task
-    data = subset(_load(path, positions, seed), n)
-    lay = estimator_layout()
     passes, decay = schedule(n, reference=reference, stretch=stretch)
-    slots = []
-    for i, gc in enumerate(CLASSES):
-        f = fit_class(
-            data,
-            gc,
-            int(lay[f"{gc}_dim"]),
-            int(lay["min_cards"]),
-            int(lay["max_cards"]),
-            deep_from=int(lay["deep_from"]),
-            hidden=hidden,
-            epochs=passes,
-            cap=cap,
-            seed=seed + i,
-            decay=decay,
-        )
-        for (cards, role), mae in sorted(f.mae.items()):
-            slots.append(
-                {"class": gc, "cards": cards, "role": role, "mae": mae, "sd": f.sd[(cards, role)]}
-            )
+    nets = fit_nets(
+        subset(_load(path, positions, seed), n),
+        hidden=hidden,
+        epochs=passes,
+        cap=cap,
+        seed=seed,
+        decay=decay,
+    )
+    slots = [
+        {"class": f.game_class, "cards": cards, "role": role, "mae": mae, "sd": f.sd[(cards, role)]}
+        for f in nets
+        for (cards, role), mae in sorted(f.mae.items())
+    ]
     return {"n": n, "hidden": hidden, "epochs": passes, "stretch": stretch, "slots": slots}
 
 
@@ -243,14 +236,14 @@ def main() -> None:
     ap.add_argument("--samples", metavar="FILE", help="labelled positions: read, or written")
     ap.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     ap.add_argument("--reference", type=int, default=REFERENCE, help="K's reference size")
-    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--hidden", type=int, default=ESTIMATOR_HIDDEN)
     ap.add_argument(
         "--longer",
         type=int,
         default=2,
         help="one more fit at the reference size with this many times its passes (0: none)",
     )
-    ap.add_argument("--cap", type=float, default=5.0)
+    ap.add_argument("--cap", type=float, default=ESTIMATOR_CAP)
     ap.add_argument("--workers", type=int, default=None, help="default: every local core")
     ap.add_argument("--json", metavar="FILE")
     ap.add_argument("--plot", metavar="PNG")

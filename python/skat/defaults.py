@@ -244,6 +244,9 @@ ESTIMATOR_HIDDEN = 64
 ESTIMATOR_EPOCHS = 8
 """Passes over the training positions when fitting the estimator networks."""
 
+ESTIMATOR_DECAY = 0.6
+"""The factor by which the estimator networks' learning rate shrinks after each pass."""
+
 KNN_THRESHOLD = 51.0
 """Open-handed card points a kind must be predicted to reach for the ``knn`` player to bid it."""
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from skat.defaults import ESTIMATOR_DECAY
 from skat.training.estimators import CLASSES, SlotData
 
 
@@ -128,7 +129,7 @@ def fit_class(
     seed: int,
     batch: int = 2048,
     rate: float = 3e-3,
-    decay: float = 0.6,
+    decay: float = ESTIMATOR_DECAY,
     progress: Callable[[int], None] | None = None,
 ) -> NetFit:
     """Fits the class's network on its training positions and scores it per slot."""
@@ -201,6 +202,7 @@ def fit_nets(
     epochs: int,
     cap: float,
     seed: int,
+    decay: float = ESTIMATOR_DECAY,
     progress: Callable[[int], None] | None = None,
 ) -> list[NetFit]:
     """One network per class; ``progress`` gets the epochs done over both classes."""
@@ -228,6 +230,7 @@ def fit_nets(
                 epochs=epochs,
                 cap=cap,
                 seed=seed + i,
+                decay=decay,
                 progress=done,
             )
         )
