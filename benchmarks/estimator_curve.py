@@ -34,6 +34,7 @@ only; the fits run on ``--workers`` processes with the same result for any count
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 from typing import Any
@@ -156,10 +157,21 @@ def _load(path: str, positions: int, seed: int) -> dict[tuple[str, int, int], Sl
     return _CACHE[key]
 
 
-def summarise(fits: list[dict[str, Any]], reference: int = REFERENCE) -> dict[str, Any]:
-    """Class means per size, K against the reference fit, the power laws and the positions
-    needed for each target."""
-    ref = next(f for f in fits if f["n"] == reference and f["stretch"] == 1)
+def reference_fit(fits: list[dict[str, Any]], reference: int) -> dict[str, Any]:
+    """The fit of ``reference`` positions at the plain schedule."""
+    for f in fits:
+        if f["n"] == reference and f["stretch"] == 1:
+            return f
+    raise ValueError(f"no fit of {reference} positions at the plain schedule")
+
+
+def summarise(
+    fits: list[dict[str, Any]], reference: int = REFERENCE, ref: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Class means per size, K against the reference fit (``ref``, else the fit of
+    ``reference`` positions among ``fits``), and with at least three sizes the power laws and
+    the positions needed for each target."""
+    ref = ref or reference_fit(fits, reference)
     ref_sd = {(s["class"], s["cards"], s["role"]): s["sd"] for s in ref["slots"]}
     out: dict[str, Any] = {}
     for gc in CLASSES:
@@ -179,12 +191,11 @@ def summarise(fits: list[dict[str, Any]], reference: int = REFERENCE) -> dict[st
                 }
             )
         curve = [r for r in rows if r["stretch"] == 1]
-        law = power_fit([r["n"] for r in curve], [r["k"] for r in curve])
-        out[gc] = {
-            "sizes": rows,
-            "power_law": law,
-            "needed": {f"{t:g}": positions_needed(law, t) for t in TARGETS},
-        }
+        out[gc] = {"sizes": rows, "power_law": None, "needed": None}
+        if len(curve) >= 3:
+            law = power_fit([r["n"] for r in curve], [r["k"] for r in curve])
+            out[gc]["power_law"] = law
+            out[gc]["needed"] = {f"{t:g}": positions_needed(law, t) for t in TARGETS}
     return out
 
 
@@ -208,6 +219,8 @@ def plot(summary: dict[str, Any], path: str) -> None:
             label=f"{gc}: the shipped size, more passes",
         )
         law = summary[gc]["power_law"]
+        if law is None:
+            continue
         grid = np.geomspace(ns.min(), 1e9, 200)
         ax.plot(
             grid,
@@ -247,8 +260,21 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=None, help="default: every local core")
     ap.add_argument("--json", metavar="FILE")
     ap.add_argument("--plot", metavar="PNG")
+    ap.add_argument(
+        "--baseline",
+        metavar="JSON",
+        help="an earlier run's output: K against its reference fit (say, another --hidden)",
+    )
     args = ap.parse_args()
-    if args.reference not in args.sizes:
+    ref = None
+    if args.baseline:
+        try:
+            with open(args.baseline) as f:
+                base = json.load(f)
+            ref = reference_fit(base["fits"], int(base["reference"]))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            ap.error(f"--baseline {args.baseline}: {e}")
+    elif args.reference not in args.sizes:
         ap.error(f"--sizes must include the reference size {args.reference}")
     train = training_positions(args.positions)
     if min(args.sizes) < 1 or max(args.sizes) > train:
@@ -269,17 +295,17 @@ def main() -> None:
         for n, stretch in runs
     ]
     fits = list(map_tasks(_fit, tasks, workers=args.workers))
-    summary = summarise(fits, args.reference)
+    summary = summarise(fits, args.reference, ref)
     for gc in CLASSES:
         s = summary[gc]
         law = s["power_law"]
-        print(f"{gc}: k = {law['a']:.3f} + {law['b']:.3g} n^-{law['c']:.2f}")
+        print(gc + (f": k = {law['a']:.3f} + {law['b']:.3g} n^-{law['c']:.2f}" if law else ""))
         for r in s["sizes"]:
             print(
                 f"  n {r['n']:>9,}  epochs {r['epochs']:>2}  mae {r['mae']:.3f}"
                 f"  sd {r['sd']:.3f}  k {r['k']:.3f}"
             )
-        for t, n in s["needed"].items():
+        for t, n in (s["needed"] or {}).items():
             print(f"  K {t}: " + (f"{n:,.0f} positions" if n else "below the floor"))
     out = {
         "positions": args.positions,
@@ -287,6 +313,7 @@ def main() -> None:
         "hidden": args.hidden,
         "cap": args.cap,
         "reference": args.reference,
+        "baseline": args.baseline,
         "fits": fits,
         "summary": summary,
     }

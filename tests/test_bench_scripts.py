@@ -175,6 +175,11 @@ def test_estimator_curve_k_is_the_mean_deviation_ratio_to_the_reference() -> Non
     assert [(r["n"], r["stretch"]) for r in rows] == [(10, 1), (20, 1), (20, 2)]
     assert [r["k"] for r in rows] == pytest.approx([5 / 3, 1.0, 7 / 12])
     assert rows[0]["sd"] == pytest.approx(10 / 3) and rows[0]["mae"] == pytest.approx(8 / 3)
+    assert out["suit"]["power_law"] is None  # two sizes: no curve to fit
+    wider = ec.summarise([fit(20, 1, (2.0, 4.0, 8.0))], ref=ec.reference_fit(fits, 20))
+    assert wider["grand"]["sizes"][0]["k"] == pytest.approx(2.0)  # against another run's fit
+    with pytest.raises(ValueError, match="no fit of 30 positions"):
+        ec.reference_fit(fits, 30)
 
 
 @pytest.fixture(scope="module")
