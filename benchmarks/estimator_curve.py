@@ -266,6 +266,12 @@ def main() -> None:
         help="an earlier run's output: K against its reference fit (say, another --hidden)",
     )
     args = ap.parse_args()
+    if args.positions < 100:
+        ap.error("--positions must be at least 100")
+    if args.hidden < 1 or args.longer < 0 or args.cap <= 0:
+        ap.error("--hidden must be at least 1, --longer at least 0 and --cap positive")
+    if args.workers is not None and args.workers < 1:
+        ap.error("--workers must be at least 1")
     ref = None
     if args.baseline:
         try:

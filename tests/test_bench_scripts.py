@@ -182,6 +182,22 @@ def test_estimator_curve_k_is_the_mean_deviation_ratio_to_the_reference() -> Non
         ec.reference_fit(fits, 30)
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["--positions", "0"], ["--hidden", "0"], ["--sizes", "0", "360000"], ["--workers", "0"]],
+)
+def test_estimator_curve_refuses_bad_options_in_one_line(args: list[str]) -> None:
+    import subprocess
+
+    run = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "estimator_curve.py"), *args],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.strip().splitlines()[-1].startswith("estimator_curve.py: error: --")
+
+
 @pytest.fixture(scope="module")
 def kermit_records(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, int, int]:
     """A small full-game tournament's records, kermit against rules, with the number of games
