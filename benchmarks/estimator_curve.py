@@ -37,6 +37,7 @@ import argparse
 import json
 import math
 import os
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -146,15 +147,10 @@ def _fit(task: tuple[str, int, int, int, int, float, int, int]) -> dict[str, Any
     return {"n": n, "hidden": hidden, "epochs": passes, "stretch": stretch, "slots": slots}
 
 
-_CACHE: dict[tuple[str, int, int], dict[tuple[str, int, int], SlotData]] = {}
-
-
+@lru_cache(maxsize=1)
 def _load(path: str, positions: int, seed: int) -> dict[tuple[str, int, int], SlotData]:
-    key = (path, positions, seed)
-    if key not in _CACHE:
-        _CACHE.clear()
-        _CACHE[key] = load_samples(path, positions, seed)
-    return _CACHE[key]
+    """The labelled positions, read once per worker process."""
+    return load_samples(path, positions, seed)
 
 
 def reference_fit(fits: list[dict[str, Any]], reference: int) -> dict[str, Any]:
