@@ -51,6 +51,7 @@ def battery(tmp: Path) -> list[tuple[list[str], str]]:
         (["research", "pcut-error", "--errors", "1.5"], "--errors"),
         (["train", "estimators", "--positions", "0", "--out", "x.bin"], "--positions"),
         (["train", "estimators", "--out", missing], "--out"),
+        (["train", "estimators", "--decay", "0", "--out", "x.bin"], "--decay"),
         (["bench", "inference", "--positions", "-2"], "--positions"),
         (["bench", "bidding", "--hands", "0"], "--hands"),
         (["bench", "pimc", "--worlds", "0"], "--worlds"),

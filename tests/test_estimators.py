@@ -164,6 +164,13 @@ def test_train_estimators_command(tmp_path: Path) -> None:
         assert r["sigma"] == pytest.approx(max(r["sd"]["net+SA"], 0.5))
     assert main([*nets, "--out", str(out)]) == 0
     assert out.read_bytes() == first
+    # the learning rate's decay between passes is an option of its own
+    two = [*nets, "--epochs", "2", "--out", str(out)]
+    assert main([*two, "--decay", "0.3", "--json", str(report)]) == 0
+    assert json.loads(report.read_text())["decay"] == 0.3
+    slow = out.read_bytes()
+    assert main(two) == 0
+    assert out.read_bytes() != slow
     assert main([*nets, "--seed", "9", "--out", str(out)]) == 2
 
 

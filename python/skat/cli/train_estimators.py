@@ -88,6 +88,7 @@ def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
                 epochs=args.epochs,
                 cap=args.cap,
                 seed=args.seed,
+                decay=args.decay,
                 progress=lambda n: bar.update(task, completed=n),
             )
     save(fits, args.out, nets=nets)
@@ -99,6 +100,7 @@ def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
         steps=args.steps,
         hidden=args.hidden,
         epochs=args.epochs if args.hidden > 0 else 0,
+        decay=args.decay if args.hidden > 0 else None,
         model="net+SA" if args.hidden > 0 else "LRbdd+SA",
         file_bytes=os.path.getsize(args.out),
         label_seconds=round(label_s, 1),
@@ -172,6 +174,13 @@ def add_parser(
         default=defaults.ESTIMATOR_EPOCHS,
         help="passes over the positions when fitting the networks"
         f" (default: {defaults.ESTIMATOR_EPOCHS})",
+    )
+    e.add_argument(
+        "--decay",
+        type=checks.real(0.01, 1.0),
+        default=defaults.ESTIMATOR_DECAY,
+        help="factor by which the networks' learning rate shrinks after each pass"
+        f" (default: {defaults.ESTIMATOR_DECAY})",
     )
     e.add_argument(
         "--samples",
