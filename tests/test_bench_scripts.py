@@ -131,18 +131,17 @@ def test_estimator_curve_subset_keeps_the_held_out_rows_and_a_share_of_training(
 
 
 def test_estimator_curve_schedule_keeps_steps_and_total_decay() -> None:
-    from skat.defaults import ESTIMATOR_DECAY, ESTIMATOR_EPOCHS
-
     ec = load("estimator_curve")
+    epochs, decay_per_pass = ec.REFERENCE_EPOCHS, ec.REFERENCE_DECAY
     for n in (5_000, 45_000, 90_000, 360_000, 720_000):
         for stretch in (1, 2):
             passes, decay = ec.schedule(n, stretch=stretch)
             steps = passes * n
-            assert steps >= min(ec.MAX_EPOCHS * n, stretch * ESTIMATOR_EPOCHS * ec.REFERENCE)
-            assert passes <= ec.MAX_EPOCHS and passes >= ESTIMATOR_EPOCHS
-            assert decay**passes == pytest.approx(ESTIMATOR_DECAY**ESTIMATOR_EPOCHS)
+            assert steps >= min(ec.MAX_EPOCHS * n, stretch * epochs * ec.REFERENCE)
+            assert passes <= ec.MAX_EPOCHS and passes >= epochs
+            assert decay**passes == pytest.approx(decay_per_pass**epochs)
     assert ec.REFERENCE == 360_000
-    assert ec.schedule(ec.REFERENCE) == (ESTIMATOR_EPOCHS, ESTIMATOR_DECAY)
+    assert ec.schedule(ec.REFERENCE) == (epochs, decay_per_pass)
 
 
 def test_estimator_curve_power_law_recovers_a_planted_curve() -> None:

@@ -229,7 +229,7 @@ TRAIN_SEED = 1
 TRAIN_WORLDS = 8
 """PIMC worlds per decision in generated training games (small, to keep generation affordable)."""
 
-ESTIMATOR_POSITIONS = 400_000
+ESTIMATOR_POSITIONS = 800_000
 """Positions per game class and hand size of ``skat train estimators`` (three slots each)."""
 
 ESTIMATOR_CAP = 5.0
@@ -241,11 +241,12 @@ ESTIMATOR_STEPS = 300
 ESTIMATOR_HIDDEN = 64
 """Hidden width of the shipped estimator networks (one per game class; 0: per-slot linear)."""
 
-ESTIMATOR_EPOCHS = 8
+ESTIMATOR_EPOCHS = 16
 """Passes over the training positions when fitting the estimator networks."""
 
-ESTIMATOR_DECAY = 0.6
-"""The factor by which the estimator networks' learning rate shrinks after each pass."""
+ESTIMATOR_DECAY = 0.7746
+"""The factor by which the estimator networks' learning rate shrinks after each pass (0.6 every
+two passes)."""
 
 KNN_THRESHOLD = 51.0
 """Open-handed card points a kind must be predicted to reach for the ``knn`` player to bid it."""
