@@ -10,13 +10,14 @@ It labels ``--positions`` positions per class and hand size (or reads them from 
 the file ``skat train estimators --samples`` writes), keeps their held-out tenth fixed, and
 fits the networks on the first ``n`` training positions of every class and hand size for each
 ``n`` in ``--sizes`` (each slot keeps the same share of its training rows). A smaller set gets
-more passes, ``epochs * reference / n`` (at most ``MAX_EPOCHS``), with the learning rate's
-per-pass decay stretched to the same total decay, so every fit takes at least the reference
-fit's number of steps. For every size it reports each slot's held-out mean absolute error and
-error deviation (card points, estimates clamped to the static bounds as in the search), the
-class means, and ``k``: the mean over the class's slots of the deviation divided by the
-deviation of the fit on ``reference`` positions (360,000, 8 passes), which is the
-``--pcut-error`` scale K of ``skat research pcut-error``. One more fit at the reference size
+more passes, ``REFERENCE_EPOCHS * reference / n`` (at most ``MAX_EPOCHS``), with the learning
+rate's per-pass decay stretched to the same total decay, so every fit takes at least the
+reference fit's number of steps. For every size it reports each slot's held-out mean absolute
+error and error deviation (card points, estimates clamped to the static bounds as in the
+search), the class means, and ``k``: the mean over the class's slots of the deviation divided by the
+deviation of the fit on ``reference`` positions (360,000, 8 passes). The scale K of ``skat
+research pcut-error`` is relative to the shipped networks instead, which stand at about 0.85 on
+this one (docs/solver-research.md). One more fit at the reference size
 with ``--longer`` times its passes says whether the reference schedule had converged: if it
 gains much, the curve measures the schedule as much as the data.
 
@@ -24,7 +25,7 @@ A power law with a floor, ``k(n) = a + b n^-c``, fitted per class to the sizes, 
 the positions needed for a target K (``--targets``): none when the target lies below the
 floor ``a``.
 
-Every number depends on the positions, ``--sizes``, ``--hidden``, ``--epochs`` and ``--seed``
+Every number depends on the positions, ``--sizes``, ``--hidden``, ``--longer`` and ``--seed``
 only; the fits run on ``--workers`` processes with the same result for any count.
 
     python benchmarks/estimator_curve.py --positions 800000 --seed 3 --samples est.npz \
