@@ -14,12 +14,12 @@ more passes, ``REFERENCE_EPOCHS * reference / n`` (at most ``MAX_EPOCHS``), with
 rate's per-pass decay stretched to the same total decay, so every fit takes at least the
 reference fit's number of steps. For every size it reports each slot's held-out mean absolute
 error and error deviation (card points, estimates clamped to the static bounds as in the
-search), the class means, and ``k``: the mean over the class's slots of the deviation divided by the
-deviation of the fit on ``reference`` positions (360,000, 8 passes). The scale K of ``skat
-research pcut-error`` is relative to the shipped networks instead, which stand at about 0.85 on
-this one (docs/solver-research.md). One more fit at the reference size
-with ``--longer`` times its passes says whether the reference schedule had converged: if it
-gains much, the curve measures the schedule as much as the data.
+search), the class means, and ``k``: the mean over the class's slots of the deviation divided
+by the deviation of the fit on ``reference`` positions (360,000, 8 passes). The scale K of
+``skat research pcut-error`` is relative to the shipped networks instead, which stand at about
+0.85 on this one (docs/solver-research.md). One more fit at the reference size with
+``--longer`` times its passes says whether the reference schedule had converged: if it gains
+much, the curve measures the schedule as much as the data.
 
 A power law with a floor, ``k(n) = a + b n^-c``, fitted per class to the sizes, extrapolates
 the positions needed for a target K (``--targets``): none when the target lies below the
