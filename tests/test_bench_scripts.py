@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -279,3 +280,26 @@ def test_shifted_model_raises_each_family_win_logit_by_its_shift() -> None:
                 shifted.probabilities(hand, skat_cards, kind, seat)[1:]
                 == (base.probabilities(hand, skat_cards, kind, seat)[1:])
             )
+
+
+def test_pcut_window_grid_reports_what_the_benchmark_gives(tmp_path: Path) -> None:
+    from skat._core import estimator_layout, probcut_benchmark
+
+    if not estimator_layout()["builtin_slots"]:
+        pytest.skip("this build embeds no estimators")
+    pw = load("pcut_window")
+    out, png = tmp_path / "w.json", tmp_path / "w.png"
+    args = ["--positions", "12", "--seed", "3", "--repeat", "1", "--pcuts", "0.3,0.5"]
+    assert pw.main([*args, "--windows", "1,8", "--json", str(out), "--plot", str(png)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert {(r["pcut"], r["window"]) for r in rows} == {(p, w) for p in (0.3, 0.5) for w in (1, 8)}
+    assert png.stat().st_size > 0
+    for r in rows:
+        # the deterministic figures are the benchmark's own for that configuration
+        alone = probcut_benchmark(12, 3, r["pcut"], pcut_window=r["window"])
+        mine = next(c for c in alone if c["class"] == r["class"])
+        assert (r["positions"], r["nodes"], r["decision_agreement"]) == (
+            mine["positions"],
+            mine["nodes"],
+            mine["decision_agreement"],
+        )

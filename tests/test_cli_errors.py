@@ -47,6 +47,8 @@ def battery(tmp: Path) -> list[tuple[list[str], str]]:
         (["bench", "solver", "--pcut", "1.5"], "--pcut"),
         (["bench", "solver", "--pcut", "0.5", "--pcut-error", "1.5"], "--pcut-error"),
         (["bench", "solver", "--pcut-error", "0.5"], "--pcut-error"),
+        (["bench", "solver", "--pcut", "0.5", "--pcut-window", "0"], "--pcut-window"),
+        (["bench", "solver", "--pcut-window", "6"], "--pcut-window"),
         (["research", "pcut-error", "--pcuts", "0,0.5"], "--pcuts"),
         (["research", "pcut-error", "--errors", "1.5"], "--errors"),
         (["train", "estimators", "--positions", "0", "--out", "x.bin"], "--positions"),

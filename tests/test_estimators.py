@@ -184,8 +184,15 @@ def test_probcut_option_and_its_bounds() -> None:
     assert exact.keys() == cut.keys()
     in_play = 120 - deal.skat.points
     assert all(deal.skat.points <= v <= deal.skat.points + in_play for v in cut.values())
-    # pcut 0 is the exact solver
+    # pcut 0 is the exact solver, whose probes keep zero windows whatever pcut_window says
     assert Solver(pcut=0.0).analyze(pos) == exact
+    assert Solver(pcut_window=9).analyze(pos) == exact
+    wide = Solver(pcut=0.5, pcut_window=9).analyze(pos)
+    assert wide.keys() == exact.keys()
+    assert all(deal.skat.points <= v <= deal.skat.points + in_play for v in wide.values())
+    for bad in (0, 121):
+        with pytest.raises(skat.SkatError):
+            Solver(pcut=0.5, pcut_window=bad)
 
 
 def test_bench_solver_pcut(tmp_path: Path) -> None:
@@ -212,14 +219,17 @@ def test_bench_solver_pcut_with_a_simulated_exact_estimator(tmp_path: Path) -> N
         pytest.skip("this build embeds no estimators")
     out = tmp_path / "p.json"
     args = ["bench", "solver", "--positions", "8", "--pcut", "0.5", "--pcut-error", "0"]
-    assert main([*args, "--repeat", "1", "--json", str(out)]) == 0
-    data = json.loads(out.read_text())
-    assert data["pcut_error"] == 0.0
-    cut = [r for r in data["classes"] if r["class"] != "null" and r["positions"]]
-    assert cut
-    for r in cut:
-        assert r["mean_abs_error"] == 0.0 and r["decision_agreement"] == 1.0
-        assert r["nodes"] < r["exact_nodes"]
+    # also with wide probe windows: a value inside a window is then an exact value
+    for window in ([], ["--pcut-window", "7"]):
+        assert main([*args, *window, "--repeat", "1", "--json", str(out)]) == 0
+        data = json.loads(out.read_text())
+        assert data["pcut_error"] == 0.0
+        assert data["pcut_window"] == (7 if window else None)
+        cut = [r for r in data["classes"] if r["class"] != "null" and r["positions"]]
+        assert cut
+        for r in cut:
+            assert r["mean_abs_error"] == 0.0 and r["decision_agreement"] == 1.0
+            assert r["nodes"] < r["exact_nodes"]
 
 
 def test_research_pcut_error(tmp_path: Path) -> None:

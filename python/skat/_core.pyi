@@ -634,6 +634,7 @@ def probcut_benchmark(
     pcut: float,
     tt_mb: int = 32,
     error_scale: float | None = None,
+    pcut_window: int = 1,
 ) -> list[dict[str, Any]]: ...
 def probcut_grid(
     positions: int,

@@ -226,6 +226,17 @@ fn pcut_thousandths(p: f64) -> PyResult<u16> {
     Ok((p * 1000.0).round() as u16)
 }
 
+/// ProbCut's MTD(f) probe window in card points, 1..=120 (`SolverOptions::pcut_window`).
+fn pcut_window_arg(w: i64) -> PyResult<u8> {
+    if (1..=120).contains(&w) {
+        Ok(w as u8)
+    } else {
+        Err(PositionError::new_err(format!(
+            "pcut_window must be 1..120 card points, got {w}"
+        )))
+    }
+}
+
 pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyResult<SolverOptions> {
     if tt_mb == 0 || tt_mb > 65536 {
         return Err(PositionError::new_err(format!(
@@ -243,6 +254,10 @@ pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyRes
                 o.pcut = pcut_thousandths(v.extract()?)?;
                 continue;
             }
+            if name == "pcut_window" {
+                o.pcut_window = pcut_window_arg(v.extract()?)?;
+                continue;
+            }
             if name == "tables" {
                 let dir: Option<String> = v.extract()?;
                 o.lookup = dir.map(|d| crate::lookup::load(&d)).transpose()?;
@@ -252,10 +267,11 @@ pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyRes
             match switch(&mut o, &name) {
                 Some(flag) => *flag = on,
                 None => {
+                    let valued = "tt_mb, pcut, pcut_window, tables";
                     return Err(PyTypeError::new_err(format!(
-                        "unknown solver option {name:?}; options: tt_mb, pcut, tables, {}",
+                        "unknown solver option {name:?}; options: {valued}, {}",
                         SWITCHES.join(", ")
-                    )))
+                    )));
                 }
             }
         }
@@ -650,9 +666,10 @@ pub fn estimator_estimates(
 /// ProbCut against the exact solver: `positions` random 30-card positions from `seed`
 /// analysed by both (single thread), per class (see `skat bench solver --pcut`); with
 /// `error_scale` (0..1), ProbCut uses a simulated estimator with that many times the shipped
-/// error (`skat bench solver --pcut-error`).
+/// error (`skat bench solver --pcut-error`); `pcut_window`: ProbCut's MTD(f) probe window
+/// (`skat bench solver --pcut-window`).
 #[pyfunction]
-#[pyo3(signature = (positions, seed, pcut, tt_mb=32, error_scale=None))]
+#[pyo3(signature = (positions, seed, pcut, tt_mb=32, error_scale=None, pcut_window=1))]
 pub fn probcut_benchmark<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
@@ -660,10 +677,12 @@ pub fn probcut_benchmark<'py>(
     pcut: f64,
     #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
     error_scale: Option<f64>,
+    pcut_window: i64,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let scale = error_scale.map(error_scale_arg).transpose()?;
     let o = SolverOptions {
         pcut: benchmark_pcut(pcut)?,
+        pcut_window: pcut_window_arg(pcut_window)?,
         ..options_from(tt_mb, None)?
     };
     let rows = py.allow_threads(move || solver::bench_pcut::run(positions, seed, o, scale));

@@ -71,19 +71,22 @@ def cmd_bench_probcut(args: argparse.Namespace, console: Console) -> int:
 
     if not estimator_layout()["builtin_slots"]:
         raise OptionError("--pcut", "this build has no estimators: see 'skat train estimators'")
+    # without --pcut-window the core's default (zero-window probes)
+    window = {} if args.pcut_window is None else {"pcut_window": args.pcut_window}
     runs = repeated(
         console,
         f"{args.positions} random 30-card positions, analyze exact and with ProbCut"
         f" {args.pcut}, single thread",
         args.repeat,
         lambda _i: probcut_benchmark(
-            args.positions, args.seed, args.pcut, args.tt_mb, args.pcut_error
+            args.positions, args.seed, args.pcut, args.tt_mb, args.pcut_error, **window
         ),
     )
     out = combine_probcut_runs(runs)
     out.update(
         pcut=args.pcut,
         pcut_error=args.pcut_error,
+        pcut_window=args.pcut_window,
         positions=args.positions,
         seed=args.seed,
         machine=machine_description(),
@@ -92,7 +95,7 @@ def cmd_bench_probcut(args: argparse.Namespace, console: Console) -> int:
         f" (simulated estimator, {args.pcut_error} times the shipped error)"
         if args.pcut_error is not None
         else ""
-    )
+    ) + (f", {args.pcut_window}-point windows" if args.pcut_window is not None else "")
     table = Table(
         title=f"ProbCut {args.pcut}{simulated} against the exact solver, {args.positions}"
         f" positions, seed {args.seed} ({out['machine']}); worlds/s: median of"
@@ -190,6 +193,8 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
         )
     if args.pcut_error is not None and args.pcut is None:
         raise OptionError("--pcut-error", "simulates ProbCut's estimator: give --pcut too")
+    if args.pcut_window is not None and args.pcut is None:
+        raise OptionError("--pcut-window", "is ProbCut's probe window: give --pcut too")
     if args.pcut is not None:
         return cmd_bench_probcut(args, console)
     if args.tables is not None or args.oracle is not None:
@@ -294,6 +299,14 @@ def add_solver_command(kinds: argparse._SubParsersAction) -> None:  # type: igno
         " the shipped one's, the shipped estimate moved toward the exact value as a calibrated"
         " second measurement would (research: how good an estimator ProbCut needs; the"
         " exact values it uses are found before the timed run and not timed)",
+    )
+    s.add_argument(
+        "--pcut-window",
+        type=checks.integer(1, 120),
+        metavar="W",
+        help="with --pcut: MTD(f) probes with windows W card points wide (1..120) in the"
+        " ProbCut search instead of zero windows (1), so that a probe can settle a value"
+        " inside its window instead of stopping at its threshold",
     )
     s.add_argument(
         "--tables",

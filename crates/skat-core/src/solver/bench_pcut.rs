@@ -299,21 +299,46 @@ mod tests {
         // at error scale 0 the estimate is the exact value and the interval has no width:
         // a node is cut only where its exact value lies outside the window, so every card
         // value of the analysis stays exact (while far fewer nodes are searched)
-        let rows = run(
-            16,
-            3,
-            SolverOptions {
-                pcut: 500,
+        // value of the analysis stays exact (while far fewer nodes are searched); with wide
+        // probe windows too, where a probe's value inside its window settles the search
+        for pcut_window in [1, 5, 30] {
+            let rows = run(
+                16,
+                3,
+                SolverOptions {
+                    pcut: 500,
+                    pcut_window,
+                    tt_mb: 4,
+                    ..SolverOptions::default()
+                },
+                Some(0.0),
+            );
+            for r in rows.iter().filter(|r| r.positions > 0 && r.class != "null") {
+                assert_eq!(r.mean_abs_error, 0.0, "{} {pcut_window}", r.class);
+                assert_eq!(r.decision_agreement, 1.0, "{} {pcut_window}", r.class);
+                assert!(r.nodes < r.exact_nodes, "{} {pcut_window}", r.class);
+            }
+            assert!(rows.iter().any(|r| r.positions > 0 && r.class != "null"));
+        }
+    }
+
+    #[test]
+    fn the_exact_search_ignores_the_probcut_window() {
+        // without ProbCut every probe keeps a zero window: same values, same nodes
+        for p in positions(12, 8) {
+            let mut plain = Solver::new(SolverOptions {
                 tt_mb: 4,
                 ..SolverOptions::default()
-            },
-            Some(0.0),
-        );
-        for r in rows.iter().filter(|r| r.positions > 0 && r.class != "null") {
-            assert_eq!(r.mean_abs_error, 0.0, "{}", r.class);
-            assert_eq!(r.decision_agreement, 1.0, "{}", r.class);
-            assert!(r.nodes < r.exact_nodes, "{}", r.class);
+            });
+            let mut wide = Solver::new(SolverOptions {
+                tt_mb: 4,
+                pcut_window: 20,
+                ..SolverOptions::default()
+            });
+            let (a, sa) = plain.analyze(&p);
+            let (b, sb) = wide.analyze(&p);
+            assert_eq!(a, b);
+            assert_eq!(sa.nodes, sb.nodes);
         }
-        assert!(rows.iter().any(|r| r.positions > 0 && r.class != "null"));
     }
 }

@@ -129,6 +129,13 @@ pub struct SolverOptions {
     /// thousandths (500: 0.5), 0 for the exact search (the default). Unlike every other
     /// option this one changes values: they become estimates.
     pub pcut: u16,
+    /// With ProbCut: the width in card points of each MTD(f) probe's window (thesis ch. 7's
+    /// window parameter; 1, the default: zero-window probes). A cut returns its window's end,
+    /// so with zero windows ProbCut's values stick to the probe thresholds (many cards tie at
+    /// the value of the card searched before them); a wider window lets a probe return a
+    /// value inside it, so fewer probes, each slower, and values nearer the exact ones. The
+    /// exact search always probes with zero windows.
+    pub pcut_window: u8,
     /// Precomputed endgame lookup tables ([`lookup`]; `None`: none, the default): trick
     /// starts with as many cards per hand as a loaded table of the game class are looked up
     /// (exact values: the node count falls, no value changes).
@@ -160,6 +167,7 @@ impl Default for SolverOptions {
             endgame_cache: false,
             bisect: false,
             pcut: 0,
+            pcut_window: 1,
             lookup: None,
             oracle_k: 0,
             tt_mb: 32,
@@ -184,6 +192,7 @@ impl SolverOptions {
             endgame_cache: false,
             bisect: false,
             pcut: 0,
+            pcut_window: 1,
             lookup: None,
             oracle_k: 0,
             tt_mb: 1,

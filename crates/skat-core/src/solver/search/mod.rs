@@ -93,6 +93,8 @@ pub struct Searcher<'a> {
     /// starts below it are cut).
     probcut: Option<ProbCut>,
     root_k: u32,
+    /// MTD(f)'s probe window: `pcut_window` with ProbCut, else 1 (zero windows).
+    window: i32,
     /// Research only: ProbCut's simulated better estimator.
     sharper: Option<&'a mut SharperEstimates>,
     /// Endgame lookup tables, and the largest hand size they hold for this game class (0:
@@ -124,6 +126,10 @@ impl<'a> Searcher<'a> {
         let mut s = Searcher {
             probcut: probcut.filter(|_| !lay.game_type.is_null()),
             root_k: 0,
+            window: match probcut {
+                Some(_) if !lay.game_type.is_null() => opt.pcut_window.max(1) as i32,
+                _ => 1,
+            },
             sharper: None,
             lookup: opt.lookup.map(|r| r.0),
             lookup_k: 0,
@@ -218,7 +224,8 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// MTD(f): zero-window probes until the bounds meet. Returns the marginal value. The
+    /// MTD(f): zero-window probes (with ProbCut: `pcut_window` wide) until the bounds meet;
+    /// a value inside a wider window settles the search. Returns the marginal value. The
     /// first probe tests the guess; after a failing probe the next tests its fail-soft upper
     /// bound, after a successful one `CLIMB_STEP` points above its fail-soft lower bound
     /// (with the `bisect` option: the middle of the remaining interval, which bounds the
@@ -237,11 +244,17 @@ impl<'a> Searcher<'a> {
         let mut b = guess.clamp(lo, hi).max(lo + 1);
         let mut probes = 0;
         while lo < hi {
-            let v = self.ab(b - 1, b);
+            // the probe's window (a, b): 1 point wide except with a wider ProbCut window
+            let a = (b - self.window).max(lo);
+            let v = self.ab(a, b);
             probes += 1;
             if v >= b {
                 lo = v;
+            } else if v <= a {
+                hi = v;
             } else {
+                // inside the window: the (estimated) value itself
+                lo = v;
                 hi = v;
             }
             b = if self.opt.bisect {
