@@ -279,8 +279,11 @@ def test_players_take_pcut() -> None:
 
     make_player("pimc:worlds=4,threads=1,pcut=0.5")
     make_player("kermit:worlds=4,threads=1,pcut=0.5")
+    make_player("kermit:worlds=4,threads=1,pcut=0.3,pcut_window=20")
     with pytest.raises(PlayerSpecError):
         make_player("pimc:pcut=1.5")
+    with pytest.raises(PlayerSpecError):
+        make_player("pimc:pcut=0.5,pcut_window=0")
 
 
 def test_probcut_grid_checks_its_input_and_stops_when_progress_raises() -> None:

@@ -119,6 +119,7 @@ OPTION_RANGES: dict[str, tuple[float | None, float | None]] = {
     "unopposed": (0.0, 1.0),
     "candidates": (1, CANDIDATES_MAX),
     "pcut": (0.0, 0.999),
+    "pcut_window": (1, 120),
     "kontra": (0.0, 1.01),
     "re": (0.0, 1.01),
     "paranoid": (0, 10),

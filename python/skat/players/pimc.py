@@ -22,6 +22,8 @@ Options (spec ``pimc:worlds=160,seed=3``):
 - ``pcut``: ProbCut in the solver at this confidence (0.5 is the thesis's choice; default 0,
   the exact solver): about twice as many worlds per second, each value an estimate
   (``skat bench solver --pcut``);
+- ``pcut_window``: with ``pcut``, the ProbCut search's MTD(f) probe window in card points
+  (default: the solver's zero windows; ``skat bench solver --pcut-window``);
 - ``paranoid``: the thesis's paranoid move filter for the declarer once she holds at most this
   many cards (default 0, off; 10 from the first card): when she can guarantee her win whatever
   the hidden cards and however the defenders play (:func:`skat.paranoid_keeping_cards`), she
@@ -92,6 +94,7 @@ class PimcPlayer:
         tt_mb: int = PIMC_TT_MB,
         seed: int = 0,
         pcut: float = 0.0,
+        pcut_window: int | None = None,
         kontra: float = KONTRA_THRESHOLD,
         re: float = RE_THRESHOLD,
         paranoid: int = 0,
@@ -101,6 +104,9 @@ class PimcPlayer:
             check_option(name, value)
         for name, value in (("tt_mb", tt_mb), ("seed", seed), ("pcut", pcut)):
             check_option(name, value)
+        check_option("pcut_window", pcut_window)
+        # without the option the solver's own default window
+        window = {} if pcut_window is None else {"pcut_window": pcut_window}
         check_option("kontra", kontra)
         check_option("re", re)
         self.kontra = kontra
@@ -115,6 +121,7 @@ class PimcPlayer:
             seconds=seconds,
             pcut=pcut,
             tables=resolve_tables(tables),
+            **window,
         )
         self.seed = seed
         self.game_seed = 0
