@@ -123,12 +123,15 @@ impl<'a> Searcher<'a> {
     ) -> Searcher<'a> {
         let mut t = [0u8; 3];
         t[..trick.len()].copy_from_slice(trick);
+        // null games are never cut
+        let probcut = probcut.filter(|_| !lay.game_type.is_null());
         let mut s = Searcher {
-            probcut: probcut.filter(|_| !lay.game_type.is_null()),
+            probcut,
             root_k: 0,
-            window: match probcut {
-                Some(_) if !lay.game_type.is_null() => opt.pcut_window.max(1) as i32,
-                _ => 1,
+            window: if probcut.is_some() {
+                opt.pcut_window.max(1) as i32
+            } else {
+                1
             },
             sharper: None,
             lookup: opt.lookup.map(|r| r.0),
