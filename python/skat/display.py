@@ -1,19 +1,30 @@
-"""Rendering cards, hands and results for the terminal (rich markup).
+"""Rendering cards, hands, results and the progress of long commands for the terminal.
 
 The one home of the seat names (:data:`SEAT_NAMES`, seat 0 forehand) and of the suit symbols
 and the plain card text (:func:`card_text`, ``♥10``); the front ends in :mod:`skat.ui` and
 :mod:`skat.web` and the commands all take them from here, so a card or a seat reads the same
-everywhere. Nothing here reads input or changes a game.
+everywhere. The progress of long commands is a rich bar in a terminal and plain lines on
+stderr in a log (:func:`progress_bar`). Nothing here reads input or changes a game.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
+import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from skat._core import Card, Cards, GameResult, GameType, Suit
 
@@ -79,17 +90,116 @@ def result_line(result: GameResult) -> str:
     )
 
 
+PROGRESS_LINE_GAP = 30.0
+"""Seconds at least between two plain progress lines (consoles that are not terminals)."""
+
+
 def progress_bar(console: Console) -> Progress:
-    """The progress bar of long commands: description, bar, done/total, elapsed, remaining."""
-    return Progress(
+    """The progress bar of long commands: description, bar, done/total, elapsed, remaining.
+
+    On a console that is not a terminal (output redirected to a log) rich draws no bar, so
+    the returned object writes plain progress lines to stderr instead (:class:`PlainProgress`).
+    """
+    columns = (
         TextColumn("{task.description}"),
         BarColumn(),
         TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=console,
-        transient=True,
     )
+    if console.is_terminal:
+        return Progress(*columns, console=console, transient=True)
+    return PlainProgress(*columns, console=console, transient=True)
+
+
+def _clock_text(seconds: float) -> str:
+    """``h:mm:ss`` of a duration."""
+    whole = max(0, round(seconds))
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
+def _count(x: float) -> str:
+    """A count as people write it: whole numbers without a decimal point or exponent."""
+    return str(int(x)) if x == int(x) else f"{x:g}"
+
+
+def _step(completed: float, total: float | None) -> int:
+    """Which reporting step ``completed`` has reached: tenths of a known total, otherwise
+    1, 2, 5, 10, 20, 50, ... units done (0 before the first)."""
+    if total:
+        return min(10, int(10 * completed / total))
+    step, mark = 0, 1
+    while completed >= mark:
+        step += 1
+        mark = mark * 5 // 2 if step % 3 == 2 else mark * 2
+    return step
+
+
+class PlainProgress(Progress):
+    """A progress bar that also reports in plain lines, for logs.
+
+    Invariants: a line goes to ``sys.stderr`` (never to the results console) only when a task
+    reaches a new step (a tenth of its total, or 1, 2, 5, 10, ... done when the total is
+    unknown) and at least ``gap`` seconds of ``clock`` have passed since the bar began or the
+    last line, so work shorter than ``gap`` prints nothing; times are from the task's start;
+    the bar itself behaves as rich's.
+
+    >>> import contextlib, io
+    >>> ticks = iter(range(0, 1000, 20))  # a clock 20 seconds further at each look
+    >>> bar = PlainProgress(console=Console(file=io.StringIO()), clock=lambda: next(ticks))
+    >>> task = bar.add_task("deals", total=4)
+    >>> with contextlib.redirect_stderr(sys.stdout):
+    ...     bar.advance(task)
+    deals: 1/4 (25%), 0:00:20 elapsed, about 0:01:00 left
+    """
+
+    def __init__(
+        self,
+        *columns: Any,
+        gap: float = PROGRESS_LINE_GAP,
+        clock: Callable[[], float] = time.monotonic,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*columns, **kwargs)
+        self._gap = gap
+        self._clock = clock
+        self._start = clock()
+        self._last = self._start
+        self._steps: dict[TaskID, int] = {}
+        self._started: dict[TaskID, float] = {}
+
+    def add_task(self, *args: Any, **kwargs: Any) -> TaskID:
+        task = super().add_task(*args, **kwargs)
+        self._started[task] = self._clock()
+        return task
+
+    def update(self, task_id: TaskID, **kwargs: Any) -> None:
+        super().update(task_id, **kwargs)
+        self._report(task_id)
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        super().advance(task_id, advance)
+        self._report(task_id)
+
+    def _report(self, task_id: TaskID) -> None:
+        task = next(t for t in self.tasks if t.id == task_id)
+        step = _step(task.completed, task.total)
+        if step <= self._steps.get(task_id, 0):
+            return
+        now = self._clock()
+        if now - self._last < self._gap:
+            return
+        self._steps[task_id] = step
+        self._last = now
+        elapsed = now - self._started.get(task_id, self._start)
+        line = f"{task.description}: {_count(task.completed)}"
+        if task.total:
+            line += f"/{_count(task.total)} ({100 * task.completed / task.total:.0f}%)"
+        line += f", {_clock_text(elapsed)} elapsed"
+        if task.total and 0 < task.completed < task.total:
+            left = elapsed * (task.total - task.completed) / task.completed
+            line += f", about {_clock_text(left)} left"
+        print(line, file=sys.stderr, flush=True)
 
 
 def save_json(path: str | os.PathLike[str] | None, data: Any) -> None:
