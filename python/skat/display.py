@@ -163,8 +163,7 @@ class PlainProgress(Progress):
         super().__init__(*columns, **kwargs)
         self._gap = gap
         self._clock = clock
-        self._start = clock()
-        self._last = self._start
+        self._last = clock()
         self._steps: dict[TaskID, int] = {}
         self._started: dict[TaskID, float] = {}
 
@@ -191,7 +190,7 @@ class PlainProgress(Progress):
             return
         self._steps[task_id] = step
         self._last = now
-        elapsed = now - self._started.get(task_id, self._start)
+        elapsed = now - self._started[task_id]
         line = f"{task.description}: {_count(task.completed)}"
         if task.total:
             line += f"/{_count(task.total)} ({100 * task.completed / task.total:.0f}%)"
