@@ -213,6 +213,15 @@ def test_clones_mode_replays_and_refuses_workers() -> None:
     assert main(["tournament", "rules", "random", "--mode", "clones", "--workers", "2"]) == 2
 
 
+def test_table_command_makes_its_records_directory(tmp_path: Path) -> None:
+    out = tmp_path / "cells"
+    argv = ["tournament-table", "--deals", "1", "--seed", "8", "--workers", "1"]
+    argv += ["--candidates", "random", "--benchmarks", "rules", "--records-dir", str(out)]
+    assert main(argv) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["cell-0-0.sgf"]
+    assert main([*argv[:-1], str(tmp_path / "no" / "cells")]) == 2  # its parent must exist
+
+
 def test_table_cells_are_the_clones_tournaments(tmp_path: Path) -> None:
     table = run_table(["rules", "random"], ["rules"], deals=2, seed=8, records_dir=tmp_path)
     assert [(c.candidate, c.benchmark) for c in table.cells] == [

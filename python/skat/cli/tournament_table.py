@@ -8,6 +8,7 @@ spec is built once), shows progress, prints the table and writes ``--json``.
 from __future__ import annotations
 
 import argparse
+import os
 
 from rich.console import Console
 from rich.markup import escape
@@ -58,6 +59,8 @@ def cmd_table(args: argparse.Namespace, console: Console) -> int:
     from skat.tournament_table import run_table
 
     seed = checks.draw_seed(args.seed, console)
+    if args.records_dir:
+        os.makedirs(args.records_dir, exist_ok=True)
     with progress_bar(console) as progress:
         task = progress.add_task("cells", total=len(args.candidates) * len(args.benchmarks))
 
@@ -109,14 +112,6 @@ def cmd_table(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _directory(text: str) -> str:
-    import os
-
-    if not os.path.isdir(text):
-        raise argparse.ArgumentTypeError(f"expected an existing directory, no {text!r}")
-    return text
-
-
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Adds ``tournament-table``."""
     t = sub.add_parser(
@@ -155,7 +150,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     t.add_argument(
         "--records-dir",
         metavar="DIR",
-        type=_directory,
-        help="write each cell's games to DIR/cell-I-J.sgf (candidate I, benchmark J)",
+        type=checks.out_dir,
+        help="write each cell's games to DIR/cell-I-J.sgf (candidate I, benchmark J); DIR is"
+        " made if its parent exists",
     )
     t.set_defaults(func=cmd_table, check=check_table)
