@@ -6,7 +6,7 @@ card in each world with the open-handed solver using Kermit's payoff (win/loss, 
 schneider, then card points as a tie-break; null: win/loss, then how late the declarer is
 forced to take a trick), averages over the worlds and plays the best card. The worlds are
 solved on ``threads`` threads. Bidding, the skat and the declaration are the ``rules``
-player's until the learned bidder exists.
+player's (the ``kermit`` player bids by its learned evaluation instead).
 
 Options (spec ``pimc:worlds=160,seed=3``):
 
