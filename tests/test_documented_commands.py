@@ -6,6 +6,8 @@ expanded its loops, variables and quotes) is recorded instead by ``command_not_f
 Each recorded ``skat ...`` line is then parsed by the real ``skat`` parser and checked by its
 command's ``check`` (player specs built, ranges tested), and each ``python benchmarks/X.py
 ...`` or ``python -m skat.openspiel ...`` line by that program's own parser; nothing is run.
+A ``skat ...`` code span in the prose is often a name only (``skat train selfplay``), so it
+must only name a real command and options that command has.
 
 Invariant: a documented command fails here only for a reason a reader would hit too (an
 option that does not exist, a value out of range, a player option misspelt). Paths are the one
@@ -183,8 +185,49 @@ def test_a_misspelt_option_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(pytest.fail.Exception, match="wrlds"):
         check_skat(["tournament", "kermit:wrlds=3", "random", "--deals", "3"])
     check_skat(["tournament", "kermit:model=no-such-model.npz", "rules", "--deals", "3"])
+    path, options = command_and_options(["train", "bidding\\|inference", "--dealz"])
+    assert path == ["skat", "train", "bidding"] and "--out" in options
+    assert "--dealz" not in options
     script = ROOT / "benchmarks" / "opening_leads.py"
     main = load_script(script).main
     parse_script(main, [str(script), "ku.iss", "--specs", "kermit"], monkeypatch)
     with pytest.raises(SystemExit):
         parse_script(main, [str(script), "ku.iss", "--spex", "kermit"], monkeypatch)
+
+
+def inline_commands() -> Iterator[tuple[str, str]]:
+    """(page, text) of every ``skat ...`` code span outside the blocks (often a name only)."""
+    for page in PAGES:
+        prose = BLOCK.sub("", page.read_text()).replace("\n", " ")
+        for m in re.finditer(r"`(skat [^`]+)`", prose):
+            yield page.relative_to(ROOT).as_posix(), m.group(1)
+
+
+def command_and_options(words: list[str]) -> tuple[list[str], set[str]]:
+    """The (sub)command ``words`` name and the option strings it accepts."""
+    parser: argparse.ArgumentParser = build_parser()
+    path = ["skat"]
+    for alternatives in words:
+        word = alternatives.replace("\\|", "|").split("|")[0]  # `train bidding\|inference`
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or word not in subs[0].choices:
+            break
+        parser = subs[0].choices[word]
+        path.append(word)
+    return path, {s for a in parser._actions for s in a.option_strings}
+
+
+def test_commands_named_in_prose_exist_with_their_options() -> None:
+    spans = list(inline_commands())
+    assert len(spans) > 100
+    wrong = []
+    for page, span in spans:
+        words = span.split()[1:]
+        path, options = command_and_options(words)
+        if len(path) == 1 and words and not words[0].startswith("-"):
+            wrong.append(f"{page}: `{span}`: no command {words[0]!r}")
+        for word in words:
+            option = word.split("=")[0]
+            if re.fullmatch(r"--[a-z][a-z0-9-]*", option) and option not in options:
+                wrong.append(f"{page}: `{span}`: {' '.join(path)} has no {option}")
+    assert not wrong, "\n".join(wrong)
