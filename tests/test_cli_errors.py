@@ -7,12 +7,15 @@ Every case runs through :func:`skat.cli.main` in-process, and a sample through a
 
 from __future__ import annotations
 
+import gzip
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import skat
 import skat.tournament
 from skat import SkatError
 from skat.cli import main
@@ -20,9 +23,23 @@ from skat.cli import main
 MISSING = "/nonexistent-skat-dir/x"
 
 
+def _files(tmp: Path) -> dict[str, str]:
+    """Bad input files in ``tmp``: ``garbage`` (bytes that are no UTF-8 text, model, samples
+    file or SQLite database), ``empty`` and ``gz`` (gzip-compressed records)."""
+    garbage = tmp / "garbage.bin"
+    garbage.write_bytes(bytes(range(256)) * 4)
+    empty = tmp / "empty.iss"
+    empty.write_bytes(b"")
+    gz = tmp / "records.iss.gz"
+    gz.write_bytes(gzip.compress(b"(;GM[Skat];)\n"))
+    return {"garbage": str(garbage), "empty": str(empty), "gz": str(gz)}
+
+
 def battery(tmp: Path) -> list[tuple[list[str], str]]:
     """(argv, text the error line must contain: the option's name)."""
     missing = str(tmp / "no-such-dir" / "out.json")
+    f = _files(tmp)
+    sp, guide = str(tmp / "sp"), ["--guide", f["garbage"]]
     return [
         (["deal", "--seed", "-1"], "--seed"),
         (["deal", "--seed", str(2**64)], "--seed"),
@@ -94,6 +111,38 @@ def battery(tmp: Path) -> list[tuple[list[str], str]]:
         (["report", "bidding", "--data", __file__, "--solver-games", "0"], "--data"),
         (["bench", "nothing"], "KIND"),
         (["no-such-command"], "COMMAND"),
+        # an explicit empty spec list is no request for the default players
+        (["play", "--opponents", ""], "--opponents"),
+        (["play", "--opponents", ","], "--opponents"),
+        (["play", "--watch", "--players", ""], "--players"),
+        (["serve", "--opponents", ""], "--opponents"),
+        # an empty --host would listen on every interface
+        (["serve", "--host", ""], "--host"),
+        (["serve", "--host", "a" * 64], "--host"),
+        (["serve", "--db", f["garbage"]], "--db"),
+        (["tournament", "rules", "random", "--mode", "full", "--bidder", "kermit"], "--bidder"),
+        (["tournament-compare", str(tmp), __file__, "--a", "x", "--b", "y"], "RECORDS_A"),
+        (["tables", "build", "--cards", "3", "--out", str(tmp / "t"), "--seed", "5"], "--seed"),
+        (["tables", "build", "--cards", "3", "--estimate", "1", "--seed", str(2**64)], "--seed"),
+        (["tables", "check", str(tmp), "--seed", str(2**64)], "--seed"),
+        (["research", "sure-games", "--budget", str(2**64)], "--budget"),
+        (["research", "thresholds", "--player", "kermit:threshold=2"], "--player"),
+        (["research", "softmaxn", "--observer", "rules"], "--observer"),
+        (["research", "softmaxn", "--observer", "softmaxn:infer=false"], "--observer"),
+        (["train", "estimators", "--out", "x.bin", "--samples", f["garbage"]], "--samples"),
+        (["train", "selfplay", "--games", "1", "--out", sp, "--worlds", "5"], "--worlds"),
+        (["train", "selfplay", "--games", "1", "--out", sp, "--contracts", *guide], "--guide"),
+        (["train", "bidding", "--data", __file__, *guide], "--guide"),
+        (["train", "bidding", "--games", "1", "--records", str(tmp / "r.iss"), *guide], "--guide"),
+        (["train", "bidding", "--games", "1", "--records", f["garbage"]], "--records"),
+        (["train", "bidding", "--games", "1", "--records", f["gz"]], "--records"),
+        (["train", "bidding", "--games", "1", "--records", __file__], "--records"),
+        (["train", "curve", "--data", __file__, "--sizes", ""], "--sizes"),
+        (["train", "curve", "--data", __file__, "--reference", f["garbage"]], "--reference"),
+        (["train", "curve", "--data", __file__], "--data"),
+        (["report", "bidding", "--data", __file__, "--model", f["garbage"]], "--model"),
+        (["report", "inference", "--data", __file__], "--data"),
+        (["report", "inference", "--data", f["empty"]], "--data"),
     ]
 
 
@@ -175,3 +224,47 @@ def test_extreme_valid_seeds_work(capsys: pytest.CaptureFixture[str]) -> None:
         assert main(["deal", "--seed", seed]) == 0
         assert main(["random-games", "3", "--seed", seed]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_damaged_gzip_records_end_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A gzip record file cut short or with corrupt data shows only when it is read: one
+    line naming the file and a non-zero exit, for every command that reads records."""
+    records = "".join(skat.random_game(seed).to_iss() + "\n" for seed in range(200))
+    whole = gzip.compress(records.encode())
+    cut = tmp_path / "cut.iss.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    corrupt = tmp_path / "corrupt.iss.gz"
+    corrupt.write_bytes(whole[:12] + bytes(b ^ 0x55 for b in whole[12:-8]) + whole[-8:])
+    for path in (str(cut), str(corrupt)):
+        for argv in (
+            ["replay", path],
+            ["analyze", path],
+            ["tournament-breakdown", path],
+            ["train", "curve", "--data", path],
+            ["report", "inference", "--data", path],
+        ):
+            assert main(argv) in (1, 2), argv  # 2: a command whose check reads its records
+            out, err = capsys.readouterr()
+            _one_error_line(err, f"skat {argv[0]}")
+            assert f"{path}: damaged gzip data" in err
+            assert "Traceback" not in out
+
+
+def test_a_failed_fit_is_one_line_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "bidding", "--data", __file__, "--out", "unused.npz"]) == 1
+    out, err = capsys.readouterr()
+    _one_error_line(err, "skat train bidding: error: too few")
+    assert "too few" not in out
+
+
+def test_ray_options_need_ray_before_any_work(capsys: pytest.CaptureFixture[str]) -> None:
+    if importlib.util.find_spec("ray") is not None:
+        pytest.skip("Ray is installed")
+    for argv in (
+        ["tournament", "rules", "random", "--ray", "local"],
+        ["train", "knn", "--out", "unused.npz", "--ray", "auto"],
+    ):
+        assert main(argv) == 2, argv
+        _one_error_line(capsys.readouterr().err, "--ray")

@@ -142,8 +142,15 @@ def test_the_samples_file_round_trips(tmp_path: Path) -> None:
     for key, d in data.items():
         for name in ("features", "value", "lo", "hi", "test"):
             assert np.array_equal(getattr(back[key], name), getattr(d, name))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="seed 5, not 30 of seed 6"):
         est.load_samples(path, 30, 6)
+    big = 2**64 - 1  # any seed the command takes is kept exactly
+    est.save_samples({}, path, 30, big)
+    est.check_samples(path, 30, big)
+    assert est.load_samples(path, 30, big) == {}
+    path.write_bytes(b"no npz")
+    with pytest.raises(ValueError, match="no labelled positions"):
+        est.check_samples(path, 30, big)
 
 
 def test_train_estimators_command(tmp_path: Path) -> None:

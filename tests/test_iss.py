@@ -3,6 +3,7 @@ trip; records in progress; malformed records give a RecordError naming id and po
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,14 @@ def test_read_iss_reports_file_and_line(tmp_path: Path) -> None:
     assert next(it).to_iss() == good
     with pytest.raises(skat.RecordError, match=r"games.sgf:3"):
         next(it)
+
+
+def test_a_damaged_gzip_file_is_a_record_error_naming_it(tmp_path: Path) -> None:
+    lines = [skat.random_game(seed).to_iss() for seed in range(300)]
+    whole = gzip.compress("".join(line + "\n" for line in lines).encode())
+    cut = tmp_path / "cut.iss.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    read: list[str] = []
+    with pytest.raises(skat.RecordError, match=r"cut.iss.gz: damaged gzip data"):
+        read.extend(line for _, line in skat.records.iter_record_lines(cut))
+    assert 0 < len(read) < len(lines) and read == lines[: len(read)]  # the lines before it

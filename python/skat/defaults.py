@@ -459,3 +459,7 @@ byte, so its shards are larger (null-6: 988 shards of about 4 CPU-seconds)."""
 TABLES_CHECK_POSITIONS = 10_000
 """Random positions per game class that ``skat tables check`` solves with and without the
 tables (the count the exactness requirement names)."""
+
+TABLES_SEED = 1
+"""The seed of the rows ``skat tables build --estimate`` times and of the positions ``skat
+tables check`` solves."""

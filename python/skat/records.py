@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -77,9 +78,18 @@ def open_records(path: str | os.PathLike[str]) -> TextIO:
 
 def iter_record_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
     """Yields ``(line_number, line)`` for every record line of a file (blank lines skipped;
-    the file may be gzip-compressed)."""
+    the file may be gzip-compressed). A damaged gzip file (cut short or corrupt, which shows
+    only as it is read) raises ``RecordError`` naming the file after the lines before the
+    damage."""
     with open_records(path) as f:
-        for number, line in enumerate(f, start=1):
+        lines = enumerate(f, start=1)
+        while True:
+            try:
+                number, line = next(lines)
+            except StopIteration:
+                return
+            except (EOFError, zlib.error, gzip.BadGzipFile) as e:
+                raise RecordError(f"{os.fspath(path)}: damaged gzip data: {e}") from e
             text = line.strip()
             if text:
                 yield number, text

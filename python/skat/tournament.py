@@ -49,7 +49,7 @@ from dataclasses import dataclass, replace
 from typing import IO
 
 from skat._core import Deal, Phase
-from skat.defaults import THREADS_ENV, local_cores
+from skat.defaults import THREADS_ENV, TOURNAMENT_BIDDER, local_cores
 from skat.match import PlayerFailure, play
 from skat.parallel import local_workers, run_tasks
 from skat.players.base import Player, make_player
@@ -299,7 +299,7 @@ def run(
     deals: int = 100,
     seed: int = 0,
     workers: int | None = 1,
-    bidder: str = "rules",
+    bidder: str = TOURNAMENT_BIDDER,
     records: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     ray: str | None = None,

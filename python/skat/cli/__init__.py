@@ -67,6 +67,12 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _command(args: argparse.Namespace) -> str:
+    """The command's name for its error line: ``skat train bidding``, ``skat deal``."""
+    words = (getattr(args, dest, None) for dest in ("command", "kind", "what"))
+    return " ".join(["skat", *(w for w in words if isinstance(w, str))])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status.
 
@@ -76,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "skat"
     try:
         args = parser.parse_args(argv)
-        command = f"skat {args.command}"
+        command = _command(args)
         func: Callable[[argparse.Namespace, Console], int] | None = getattr(args, "func", None)
         if func is None:
             parser.print_help()

@@ -172,9 +172,16 @@ def out_dir(text: str) -> str:
 
 
 def ray_address(text: str) -> str:
-    """An argparse type: a Ray address (``auto``, ``local`` or ``ray://HOST:PORT``)."""
+    """An argparse type: a Ray address (``auto``, ``local`` or ``ray://HOST:PORT``), on a
+    machine where Ray is installed."""
+    import importlib.util
+
     if not text.strip():
         raise argparse.ArgumentTypeError("expected auto, local or a cluster address, got ''")
+    if importlib.util.find_spec("ray") is None:
+        raise argparse.ArgumentTypeError(
+            "needs Ray, which is not installed: pip install 'skat[ray]'"
+        )
     return text.strip()
 
 
@@ -265,6 +272,17 @@ def check_specs(option: str, specs: Sequence[str], counts: Sequence[int]) -> Non
             make_player(spec)
         except PlayerSpecError as e:
             raise OptionError(option, str(e)) from e
+
+
+def check_model(option: str, path: str) -> None:
+    """Reads the bidding model file ``path`` once; raises :class:`OptionError` naming
+    ``option`` if it is no bidding model."""
+    from skat.bidding.model import BiddingModel, ModelError
+
+    try:
+        BiddingModel.load(path)
+    except ModelError as e:
+        raise OptionError(option, str(e)) from e
 
 
 def draw_seed(value: int | None, console: Console) -> int:

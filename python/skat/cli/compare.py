@@ -68,8 +68,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    c.add_argument("records_a", metavar="RECORDS_A", help="the first tournament's records")
-    c.add_argument("records_b", metavar="RECORDS_B", help="the second tournament's records")
+    c.add_argument(
+        "records_a",
+        metavar="RECORDS_A",
+        type=checks.in_file,
+        help="the first tournament's records",
+    )
+    c.add_argument(
+        "records_b",
+        metavar="RECORDS_B",
+        type=checks.in_file,
+        help="the second tournament's records",
+    )
     c.add_argument("--a", required=True, metavar="NAME", help="the player in RECORDS_A")
     c.add_argument("--b", required=True, metavar="NAME", help="the player in RECORDS_B")
     c.add_argument(

@@ -8,6 +8,7 @@ included, is checked before the first card is dealt or the server listens.
 from __future__ import annotations
 
 import argparse
+import os
 
 from rich.console import Console
 from rich.markup import escape
@@ -41,13 +42,17 @@ def check_play(args: argparse.Namespace) -> None:
 
 
 def _players(args: argparse.Namespace) -> list[str]:
-    """The watched game's player specs as given (``--players``, or the default)."""
-    return checks.split_specs(args.players or defaults.WATCH_PLAYERS)
+    """The watched game's player specs as given (``--players``, or the default; an empty
+    value gives none, which the check refuses)."""
+    return checks.split_specs(defaults.WATCH_PLAYERS if args.players is None else args.players)
 
 
 def _opponents(args: argparse.Namespace) -> list[str]:
-    """The AI players' specs of a list or a server (``--opponents``, or the default)."""
-    return checks.split_specs(args.opponents or "") or [defaults.DEFAULT_OPPONENT]
+    """The AI players' specs of a list or a server (``--opponents``, or the default; an empty
+    value gives none, which the check refuses)."""
+    if args.opponents is None:
+        return [defaults.DEFAULT_OPPONENT]
+    return checks.split_specs(args.opponents)
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
@@ -117,7 +122,25 @@ def _play_interactive(args: argparse.Namespace, console: Console) -> int:
     return terminal.run(session, console, records=args.records, lang=args.lang or defaults.LANG)
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"
+"""How every SQLite database file starts."""
+
+
+def _check_host(host: str) -> None:
+    """Raises :class:`OptionError` for a ``--host`` that is empty (which would listen on
+    every interface) or names no address."""
+    import socket
+
+    if not host.strip():
+        raise OptionError("--host", "expected an address or host name to listen on, got ''")
+    try:
+        socket.getaddrinfo(host, None)
+    except (OSError, ValueError) as e:  # no such name; a malformed one (idna)
+        raise OptionError("--host", f"expected an address or host name, {host!r}: {e}") from e
+
+
 def check_serve(args: argparse.Namespace) -> None:
+    _check_host(args.host)
     checks.check_specs("--opponents", _opponents(args), (1, 2))
     from skat.web.store import StoreError, db_target, postgres_driver
 
@@ -132,6 +155,12 @@ def check_serve(args: argparse.Namespace) -> None:
             checks.out_file(target.target)
         except argparse.ArgumentTypeError as e:
             raise checks.OptionError("--db", str(e)) from e
+        if os.path.isfile(target.target) and os.path.getsize(target.target) > 0:
+            with open(target.target, "rb") as f:
+                if f.read(len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+                    raise OptionError(
+                        "--db", f"expected a SQLite database file, {target.target!r} is not one"
+                    )
 
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
@@ -140,7 +169,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     return serve(
         host=args.host,
         port=args.port,
-        opponents=args.opponents,
+        opponents=args.opponents or "",
         pace=args.pace,
         console=console,
         db=args.db,
@@ -222,7 +251,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     )
     sv.add_argument(
         "--opponents",
-        default="",
         metavar="SPEC[,SPEC]",
         help=f"the AI players of new sessions (default: {defaults.DEFAULT_OPPONENT})",
     )

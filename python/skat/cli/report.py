@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from skat import defaults
+from skat._core import Game, RecordError
 from skat.cli import checks
 from skat.cli.checks import OptionError
 from skat.display import progress_bar, save_json
@@ -36,6 +37,8 @@ sampled uniformly; per game type, side and trick. Writes a plot (--plot PNG) and
 def check_report_bidding(args: argparse.Namespace) -> None:
     if not args.data and not args.iss:
         raise OptionError("--data", "give held-out records (--data), human records (--iss) or both")
+    if args.model:
+        checks.check_model("--model", args.model)
 
 
 def cmd_report_bidding(args: argparse.Namespace, console: Console) -> int:
@@ -78,16 +81,33 @@ def cmd_report_bidding(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _games(paths: list[str], max_games: int) -> list[Game]:
+    """The games of the ``--data`` record files (the first ``max_games``, 0 for all);
+    :class:`OptionError` for a record that does not replay (with its file and line) or no
+    record at all."""
+    from skat.records import iter_record_lines, record_files
+
+    games: list[Game] = []
+    for path in record_files(paths):
+        for number, line in iter_record_lines(path):
+            if max_games and len(games) == max_games:
+                return games
+            if line.startswith("#"):
+                continue
+            try:
+                games.append(Game.from_iss(line))
+            except RecordError as e:
+                raise OptionError("--data", f"{path}:{number}: {e}") from e
+    if not games:
+        raise OptionError("--data", "no game in the records given")
+    return games
+
+
 def cmd_report_inference(args: argparse.Namespace, console: Console) -> int:
-    from skat._core import Game
     from skat.inference import default_tables
     from skat.inference.report import inference_report, plot_report
-    from skat.records import read_records
 
-    lines = read_records(args.data)
-    if args.max_games:
-        lines = lines[: args.max_games]
-    games = [Game.from_iss(line) for line in lines]
+    games = _games(args.data, args.max_games)
     inference = default_tables().compile(args.sides, args.candidates)
     with progress_bar(console) as bar:
         task = bar.add_task(f"{len(games)} games", total=None)

@@ -64,11 +64,12 @@ def cmd_tables_estimate(args: argparse.Namespace, console: Console) -> int:
     )
     for col in ("table", "rows", "ms per row", "tentpoles per row", "CPU hours", "disk GB"):
         t.add_column(col, justify="right")
+    seed = defaults.TABLES_SEED if args.seed is None else args.seed
     out = []
     for k in range(MIN_CARDS, args.cards + 1):
         for cls in args.classes:
             e = estimate(
-                cls, k, args.estimate, args.seed, args.prune, not args.no_walk, not args.no_half
+                cls, k, args.estimate, seed, args.prune, not args.no_walk, not args.no_half
             )
             out.append(e)
             t.add_row(
@@ -84,7 +85,7 @@ def cmd_tables_estimate(args: argparse.Namespace, console: Console) -> int:
         args.json,
         {
             "estimate_rows": args.estimate,
-            "seed": args.seed,
+            "seed": seed,
             "prune": args.prune,
             "walk": not args.no_walk,
             "half": not args.no_half,
@@ -232,6 +233,8 @@ def _check_build(args: argparse.Namespace) -> None:
 
     if args.estimate is None and args.out is None:
         raise OptionError("--out", "a tables directory is required (unless --estimate)")
+    if args.estimate is None and args.seed is not None:
+        raise OptionError("--seed", "only with --estimate (a build tabulates every row)")
     try:
         check_sizes(args.classes, args.cards)
     except TablesError as e:
@@ -307,7 +310,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         " project the CPU hours and disk size of the full build",
     )
     b.add_argument(
-        "--seed", type=checks.integer(0, None), default=1, help="seed of --estimate's rows"
+        "--seed",
+        type=checks.seed,
+        help=f"seed of --estimate's rows, 0..2**64-1 (default: {defaults.TABLES_SEED})",
     )
     b.add_argument("--json", metavar="FILE", type=checks.out_file, help="write a summary")
     checks.add_parallel_options(b)
@@ -356,6 +361,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         default=defaults.TABLES_CHECK_POSITIONS,
         help=f"random positions per class (default: {defaults.TABLES_CHECK_POSITIONS})",
     )
-    c.add_argument("--seed", type=checks.integer(0, None), default=1, help="seed (default: 1)")
+    c.add_argument(
+        "--seed",
+        type=checks.seed,
+        default=defaults.TABLES_SEED,
+        help=f"seed, 0..2**64-1 (default: {defaults.TABLES_SEED})",
+    )
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the summary")
     c.set_defaults(func=cmd_tables_check, check=_check_check)

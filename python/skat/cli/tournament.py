@@ -28,6 +28,10 @@ def check_tournament(args: argparse.Namespace) -> None:
     checks.check_specs("B", [args.b], (1,))
     if args.mode == "cardplay":
         checks.check_specs("--bidder", [args.bidder], (1,))
+    elif args.bidder != defaults.TOURNAMENT_BIDDER:
+        raise checks.OptionError(
+            "--bidder", f"only in cardplay mode (in {args.mode} mode A and B bid themselves)"
+        )
     if "bock" in args.variants.split():
         raise checks.OptionError(
             "--variants", "Bock rounds need a list played in order (skat play, skat serve)"

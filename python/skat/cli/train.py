@@ -14,10 +14,10 @@ import time
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from skat import defaults
+from skat._core import SkatError
 from skat.cli import checks, train_estimators, train_selfplay
 from skat.cli.checks import OptionError
 from skat.display import progress_bar
@@ -51,14 +51,42 @@ def _count_lines(path: str) -> int:
         return sum(1 for line in f if line.strip())
 
 
+def _check_appendable_records(path: str) -> None:
+    """Raises :class:`OptionError` for ``--records`` if ``path`` exists but is no plain ISS
+    record file that generated games can be appended to (gzip, not UTF-8, other lines)."""
+    if not os.path.exists(path):
+        return
+    with open(path, "rb") as f:
+        if f.read(2) == b"\x1f\x8b":
+            raise OptionError("--records", f"{path} is gzip-compressed: games are appended as text")
+    try:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, start=1):
+                text = line.strip()
+                if text and not text.startswith(("(;", "#")):
+                    raise OptionError(
+                        "--records",
+                        f"{path}:{number}: not an ISS record line (one (;GM[Skat]...;))",
+                    )
+    except UnicodeDecodeError as e:
+        raise OptionError("--records", f"{path} is no ISS record file (not UTF-8 text)") from e
+
+
 def check_bidding(args: argparse.Namespace) -> None:
     if args.games and not args.records:
         raise OptionError("--games", "needs --records FILE to keep the generated games")
     if not args.games and not args.data and not args.iss:
         raise OptionError("--games/--data/--iss", "nothing to learn from: give at least one")
+    if args.guide and not args.games:
+        raise OptionError("--guide", "only with --games (it chooses the generated contracts)")
+    if args.guide:
+        checks.check_model("--guide", args.guide)
+    if args.games:
+        _check_appendable_records(args.records)
 
 
 def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
+    from skat.bidding.model import ModelError
     from skat.records import read_records
     from skat.training.fit import fit, samples_with_records, split
     from skat.training.generate import generate
@@ -112,9 +140,10 @@ def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
     }
     try:
         model = fit(train, note)
-    except Exception as e:  # any failure of the numerics is reported in one line
-        console.print(f"[red]fitting failed: {escape(str(e))}[/red]")
-        return 1
+    except SkatError:
+        raise  # too few games of a family: one line on stderr (skat.cli.main)
+    except Exception as e:  # any other failure of the numerics, in one line too
+        raise ModelError(f"fitting failed: {e}") from e
     out_path = args.out or "bidding.npz"
     model.save(out_path)
     t = Table(title=f"fitted {out_path} ({Path(out_path).stat().st_size // 1024} KB)")
@@ -139,9 +168,17 @@ Writes --json and a plot (--plot PNG).
 def _sizes(text: str) -> list[int]:
     parse = checks.integer(1, checks.COUNT_MAX)
     try:
-        return [parse(part.strip()) for part in text.split(",") if part.strip()]
+        sizes = [parse(part.strip()) for part in text.split(",") if part.strip()]
     except argparse.ArgumentTypeError as e:
         raise argparse.ArgumentTypeError(f"comma-separated sizes: {e}") from None
+    if not sizes:
+        raise argparse.ArgumentTypeError(f"expected comma-separated sizes, got {text!r}")
+    return sizes
+
+
+def check_curve(args: argparse.Namespace) -> None:
+    for path in args.reference or []:
+        checks.check_model("--reference", path)
 
 
 def cmd_train_curve(args: argparse.Namespace, console: Console) -> int:
@@ -154,9 +191,10 @@ def cmd_train_curve(args: argparse.Namespace, console: Console) -> int:
     lines = read_records(args.data)
     samples = samples_from_records(lines[: args.max_games] if args.max_games else lines)
     train, test = split(samples, args.held_out, args.seed)
+    if not test and samples:
+        raise OptionError("--held-out", f"keeps none of the {len(samples)} declared games as tests")
     if not train or not test:
-        console.print(f"[red]{len(samples)} declared games: too few to split[/red]")
-        return 1
+        raise OptionError("--data", f"{len(samples)} declared games: too few to split")
     refs = {os.path.basename(path): BiddingModel.load(path) for path in args.reference or []} or {
         "packaged": default_model()
     }
@@ -404,7 +442,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     )
     c.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the curve plot")
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the curve as JSON")
-    c.set_defaults(func=cmd_train_curve)
+    c.set_defaults(func=cmd_train_curve, check=check_curve)
 
     kn = kinds.add_parser(
         "knn",

@@ -41,6 +41,16 @@ THESIS_MAE = {
 }
 
 
+def check_estimators(args: argparse.Namespace) -> None:
+    from skat.training.estimators import check_samples
+
+    if args.samples and os.path.exists(args.samples):
+        try:
+            check_samples(args.samples, args.positions, args.seed)
+        except (OSError, ValueError) as e:
+            raise checks.OptionError("--samples", str(e)) from e
+
+
 def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
     from skat.training.estimator_net import fit_nets
     from skat.training.estimators import (
@@ -58,8 +68,7 @@ def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
             try:
                 data = load_samples(args.samples, args.positions, args.seed)
             except (OSError, ValueError, KeyError) as e:
-                console.print(f"error: {args.samples}: {e}")
-                return 2
+                raise checks.OptionError("--samples", f"{args.samples}: {e}") from e
         else:
             gen = bar.add_task("labelling positions", total=12 * args.positions)
             data = generate(
@@ -191,4 +200,4 @@ def add_parser(
     run_options(e, "position seed")
     e.add_argument("--out", type=checks.out_file, required=True, help="estimator file to write")
     e.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the report")
-    e.set_defaults(func=cmd_train_estimators)
+    e.set_defaults(func=cmd_train_estimators, check=check_estimators)

@@ -46,6 +46,10 @@ def check_selfplay(args: argparse.Namespace) -> None:
         raise OptionError("--players", "not used with --contracts (pimc with --worlds plays)")
     if args.guide and not args.contracts:
         raise OptionError("--guide", "only with --contracts")
+    if args.worlds != defaults.TRAIN_WORLDS and not args.contracts:
+        raise OptionError("--worlds", "only with --contracts (full games are played by --players)")
+    if args.guide:
+        checks.check_model("--guide", args.guide)
     from skat.training.selfplay import SelfplayError, check_directory
 
     try:
@@ -73,9 +77,9 @@ def cmd_train_selfplay(args: argparse.Namespace, console: Console) -> int:
     from skat.training.selfplay import selfplay
 
     config = _selfplay_config(args)
-    where = f"Ray at {args.ray}" if args.ray else f"{args.workers} local workers"
     console.print(
-        f"self-play into {args.out}: games 0..{args.games - 1}, seed {args.seed}, {where}"
+        f"self-play into {args.out}: games 0..{args.games - 1}, seed {args.seed},"
+        f" {checks.workers_text(args)}"
     )
     with progress_bar(console) as bar:
         task = bar.add_task("playing", total=None)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,7 +155,7 @@ def save_samples(
 ) -> None:
     """Keeps generated positions (an ``.npz``) so that later fits skip the labelling."""
     arrays: dict[str, np.ndarray] = {
-        "meta": np.array([positions, seed], np.int64),
+        "meta": np.array([positions, seed], np.uint64),
     }
     for (gc, k, r), d in data.items():
         tag = f"{gc}-{k}-{r}"
@@ -167,18 +168,26 @@ def save_samples(
         np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
 
 
+def check_samples(path: str | Path, positions: int, seed: int) -> None:
+    """Reads only the header of a :func:`save_samples` file; ``ValueError`` if the file is
+    none (or damaged) or holds positions of other sizes or another seed."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = [int(x) for x in z["meta"]]
+    except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        raise ValueError(f"{path} holds no labelled positions: {e}") from e
+    if meta != [positions, seed]:
+        raise ValueError(
+            f"{path} holds {meta[0]} positions of seed {meta[1]}, not {positions} of seed {seed}"
+        )
+
+
 def load_samples(
     path: str | Path, positions: int, seed: int
 ) -> dict[tuple[str, int, int], SlotData]:
-    """The positions :func:`save_samples` kept; ``ValueError`` if they were generated with
-    other sizes or another seed."""
+    """The positions :func:`save_samples` kept; ``ValueError`` as :func:`check_samples`."""
+    check_samples(path, positions, seed)
     with np.load(path) as z:
-        meta = [int(x) for x in z["meta"]]
-        if meta != [positions, seed]:
-            raise ValueError(
-                f"{path} holds {meta[0]} positions of seed {meta[1]},"
-                f" not {positions} of seed {seed}"
-            )
         out = {}
         for name in z.files:
             if not name.endswith("-features"):

@@ -24,9 +24,16 @@ game: ruling out the true kind is an error, ruling out the other one is the poin
 
 
 def check(args: argparse.Namespace) -> None:
+    from skat.players import SoftmaxnPlayer, make_player
     from skat.research.softmaxn import true_kinds
 
     checks.check_specs("--observer", [args.observer], (1,))
+    observer = make_player(args.observer)
+    if not isinstance(observer, SoftmaxnPlayer) or not observer.infer:
+        raise checks.OptionError(
+            "--observer",
+            f"expected a softmaxn player that infers (infer=true), got {args.observer!r}",
+        )
     lineups = args.opponents or list(defaults.SOFTMAXN_STUDY_LINEUPS)
     checks.check_specs("--opponents", lineups, tuple(range(1, 11)))
     for spec in lineups:

@@ -67,7 +67,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     k.add_argument(
         "--budget",
-        type=checks.integer(1, None),
+        type=checks.integer(1, 2**64 - 1),
         default=defaults.PARANOID_BID_NODES,
         help=f"search nodes per test (default: {defaults.PARANOID_BID_NODES})",
     )

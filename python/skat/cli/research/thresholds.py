@@ -28,8 +28,11 @@ and its declarer win rate.
 def check(args: argparse.Namespace) -> None:
     from skat.research.thresholds import with_threshold
 
-    if not args.player.partition(":")[0].strip():
+    name, sep, options = args.player.partition(":")
+    if not name.strip():
         raise OptionError("--player", "expected a player spec")
+    if sep and any(part.split("=")[0].strip() == "threshold" for part in options.split(",")):
+        raise OptionError("--player", "leave out its threshold option: --thresholds sets it")
     for t in args.thresholds:
         checks.check_specs("--player", [with_threshold(args.player, t)], (1,))
     checks.check_specs("--against", args.against, tuple(range(1, 17)))
