@@ -9,10 +9,12 @@ AI players then move on a worker thread (each move with a time limit, ``pace`` s
 so that people can follow), and the page polls the state, optionally waiting for a change
 (``?after=VERSION&wait=SECONDS``). Hints and analyses also run on worker threads with a time
 limit. Nothing a client sends can change another session or crash the server: unknown
-sessions get 404, malformed JSON 400, illegal actions 422 and actions out of turn 409, each
-with ``{"error": message}`` and the state unchanged; a database that cannot be reached gets
-503. Idle sessions are dropped after
-``idle_seconds``, so a client that disappears costs nothing for long.
+sessions get 404, malformed JSON 400 (also a lone surrogate such as ``"\\ud800"`` or nesting
+too deep to read), a body over its limit 413 (refused before it is read whole) and one that
+does not arrive in time 408, illegal actions 422 and actions out of turn 409, each with
+``{"error": message}`` and the state unchanged; a database that cannot be reached gets 503.
+Idle sessions are dropped after ``idle_seconds``, so a client that disappears costs nothing
+for long.
 
 Endpoints (all JSON unless noted):
 
@@ -76,7 +78,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -95,18 +97,53 @@ __all__ = ["ApiError", "RecordLibrary", "Tables", "WebSession", "create_app"]
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024
+BODY_SECONDS = 30.0
+"""How long a request body may take to arrive (a client whose Content-Length promises more
+than it sends gets 408 then, instead of holding the request open)."""
+MAX_DIGITS = 18
+"""The most digits of a whole number in a query or path (``int()`` of a longer one is slow or
+refused)."""
+
+
+async def _body(request: Request, limit: int, too_large: str) -> bytes:
+    """The request body, at most ``limit`` bytes: refused with 413 from its Content-Length or
+    as soon as more arrives (never read whole into memory first), with 408 when it does not
+    arrive within :data:`BODY_SECONDS`."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > limit:
+        raise ApiError(413, too_large)
+    chunks: list[bytes] = []
+    size = 0
+
+    async def read() -> None:
+        nonlocal size
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ApiError(413, too_large)
+            chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(read(), BODY_SECONDS)
+    except TimeoutError:
+        raise ApiError(408, "the request body did not arrive in time") from None
+    except ClientDisconnect:
+        raise ApiError(400, "the client went away before its request body arrived") from None
+    return b"".join(chunks)
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, "request body too large")
+    raw = await _body(request, MAX_BODY, "request body too large")
     if not raw.strip():
         return {}
     try:
         data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        # a lone surrogate (\ud800) is no text: refused here, not when the answer is encoded
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (json.JSONDecodeError, UnicodeError) as e:
         raise ApiError(400, f"malformed JSON: {e}") from None
+    except RecursionError:
+        raise ApiError(400, "malformed JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request body must be a JSON object")
     return data
@@ -129,8 +166,16 @@ def _int_param(request: Request, key: str) -> int | None:
     text = request.query_params.get(key)
     if text is None:
         return None
-    if not text.isdigit():
-        raise ApiError(400, f"{key}: a whole number")
+    if not (text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS):
+        raise ApiError(400, f"{key}: a whole number of at most {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _game_number(request: Request) -> int:
+    """The game number ``n`` of the path (404 unless a whole number)."""
+    text = request.path_params["n"]
+    if not (text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS):
+        raise ApiError(404, f"no game {text[:40]!r}")
     return int(text)
 
 
@@ -138,7 +183,8 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _lang(request: Request | WebSocket) -> str:
-    """The reader's language (``?lang=en|de``, default English)."""
+    """The reader's language (``?lang=en|de``, default English); handlers read it first, so
+    that a bad one refuses the request before anything changes."""
     try:
         return words.check_lang(request.query_params.get("lang", LANG))
     except UiError as e:
@@ -179,45 +225,49 @@ def create_app(
     rm = rooms if rooms is not None else Rooms(t.opponents, t.pace, t.ai_seconds, store=t.store)
 
     async def create_room(request: Request) -> Response:
+        lang = _lang(request)
         body = await _json_body(request)
         room, token = rm.create(body)
-        return JSONResponse(
-            {"token": token, "state": room.state(token, _lang(request))}, status_code=201
-        )
+        return JSONResponse({"token": token, "state": room.state(token, lang)}, status_code=201)
 
     async def join_room(request: Request) -> Response:
+        lang = _lang(request)
         room = rm.get(request.path_params["rid"])
         body = await _json_body(request)
         _, token = rm.join(room, body)
-        return JSONResponse({"token": token, "state": room.state(token, _lang(request))})
+        return JSONResponse({"token": token, "state": room.state(token, lang)})
 
     async def start_room(request: Request) -> Response:
+        lang = _lang(request)
         room = rm.get(request.path_params["rid"])
         token = _token(await _json_body(request))
         rm.start(room, token)
-        return JSONResponse(room.state(token, _lang(request)))
+        return JSONResponse(room.state(token, lang))
 
     async def room_state(request: Request) -> Response:
+        lang = _lang(request)
         room = rm.get(request.path_params["rid"])
         token = request.query_params.get("token")
         if not await _wait_for_change(request, lambda: room.version):
             return Response(status_code=204)
-        return JSONResponse(room.state(token, _lang(request)))
+        return JSONResponse(room.state(token, lang))
 
     async def room_action(request: Request) -> Response:
+        lang = _lang(request)
         room = rm.get(request.path_params["rid"])
         body = await _json_body(request)
         text = body.get("action")
         if not isinstance(text, str) or not text.strip():
             raise ApiError(422, 'expected {"token": ..., "action": "<token>"}')
         rm.act(room, _token(body), text)
-        return JSONResponse(room.state(_token(body), _lang(request)))
+        return JSONResponse(room.state(_token(body), lang))
 
     async def room_next(request: Request) -> Response:
+        lang = _lang(request)
         room = rm.get(request.path_params["rid"])
         token = _token(await _json_body(request))
         rm.next_game(room, token)
-        return JSONResponse(room.state(token, _lang(request)))
+        return JSONResponse(room.state(token, lang))
 
     async def room_socket(ws: WebSocket) -> None:
         try:
@@ -260,9 +310,8 @@ def create_app(
         return FileResponse(STATIC / "viewer.html", headers={"Cache-Control": "no-cache"})
 
     async def upload_records(request: Request) -> Response:
-        raw = await request.body()
-        if len(raw) > lib.max_bytes:
-            raise ApiError(413, f"a record file of at most {lib.max_bytes // (1024 * 1024)} MB")
+        too_large = f"a record file of at most {lib.max_bytes // (1024 * 1024)} MB"
+        raw = await _body(request, lib.max_bytes, too_large)
         name = request.query_params.get("name", "records.iss")[:200]
         text = raw.decode("utf-8", errors="replace")
         return JSONResponse(lib.upload(text, name), status_code=201)
@@ -271,63 +320,71 @@ def create_app(
         return JSONResponse(lib.listing(request.path_params["fid"]))
 
     async def record_game(request: Request) -> Response:
-        return JSONResponse(lib.game(request.path_params["fid"], request.path_params["n"]))
+        return JSONResponse(lib.game(request.path_params["fid"], _game_number(request)))
 
     async def record_analysis(request: Request) -> Response:
+        lang = _lang(request)
         wait = _float_param(request, "wait", 20.0, 120.0)
-        report = await lib.analysis(
-            request.path_params["fid"], request.path_params["n"], wait, _lang(request)
-        )
+        report = await lib.analysis(request.path_params["fid"], _game_number(request), wait, lang)
         if report is None:
             return JSONResponse({"status": "pending"}, status_code=202)
         return JSONResponse(report)
 
     async def create(request: Request) -> Response:
+        lang = _lang(request)
         body = await _json_body(request)
         ws = t.create(body)
-        return JSONResponse(ws.state(_lang(request)), status_code=201)
+        return JSONResponse(ws.state(lang), status_code=201)
 
     async def get_state(request: Request) -> Response:
+        lang = _lang(request)
         ws = t.get(request.path_params["sid"])
         if not await _wait_for_change(request, lambda: ws.version):
             return Response(status_code=204)
-        return JSONResponse(ws.state(_lang(request)))
+        return JSONResponse(ws.state(lang))
 
     async def action(request: Request) -> Response:
+        lang = _lang(request)
         ws = t.get(request.path_params["sid"])
         body = await _json_body(request)
         text = body.get("action")
         if not isinstance(text, str) or not text.strip():
             raise ApiError(422, 'expected {"action": "<token>"}, e.g. {"action": "18"}')
         t.act(ws, text)
-        return JSONResponse(ws.state(_lang(request)))
+        return JSONResponse(ws.state(lang))
 
     async def undo(request: Request) -> Response:
+        lang = _lang(request)
         ws = t.get(request.path_params["sid"])
         t.undo(ws)
-        return JSONResponse(ws.state(_lang(request)))
+        return JSONResponse(ws.state(lang))
 
     async def claim(request: Request) -> Response:
+        lang = _lang(request)
         ws = t.get(request.path_params["sid"])
         await asyncio.to_thread(t.end_play, ws, "claim")
-        return JSONResponse(ws.state(_lang(request)))
+        return JSONResponse(ws.state(lang))
 
     async def concede(request: Request) -> Response:
+        lang = _lang(request)
         ws = t.get(request.path_params["sid"])
         await asyncio.to_thread(t.end_play, ws, "concede")
-        return JSONResponse(ws.state(_lang(request)))
+        return JSONResponse(ws.state(lang))
 
     async def next_game(request: Request) -> Response:
+        lang = _lang(request)
         ws = t.get(request.path_params["sid"])
         t.next_game(ws)
-        return JSONResponse(ws.state(_lang(request)))
+        return JSONResponse(ws.state(lang))
 
     async def hint(request: Request) -> Response:
+        lang = _lang(request)
         ws = t.get(request.path_params["sid"])
         h = await t.hint(ws)
-        return JSONResponse({**h.as_dict(), "text": words.hint_text(h, _lang(request))})
+        return JSONResponse({**h.as_dict(), "text": words.hint_text(h, lang)})
 
     async def analysis(request: Request) -> Response:
+        lang = _lang(request)
         ws = t.get(request.path_params["sid"])
         game = _int_param(request, "game")
         if game is not None and game < 1:
@@ -343,11 +400,11 @@ def create_app(
             you = s.seat_of(s.human_chair, i)
             names = list(s.seat_names(i))
         data = {"status": "done", "game": i + 1, "you": you, "names": names}
-        return JSONResponse({**data, **analysis_json(report, you, names, _lang(request))})
+        return JSONResponse({**data, **analysis_json(report, you, names, lang)})
 
     async def record(request: Request) -> Response:
         ws = t.get(request.path_params["sid"])
-        n = request.path_params["n"]
+        n = _game_number(request)
         text = t.record(ws, n - 1)
         name = f"skat-{ws.session.seed}-game-{n}.iss"
         return PlainTextResponse(
@@ -407,7 +464,7 @@ def create_app(
         Route("/api/sessions/{sid}/concede", concede, methods=["POST"]),
         Route("/api/sessions/{sid}/hint", hint, methods=["GET"]),
         Route("/api/sessions/{sid}/analysis", analysis, methods=["GET"]),
-        Route("/api/sessions/{sid}/games/{n:int}.iss", record, methods=["GET"]),
+        Route("/api/sessions/{sid}/games/{n}.iss", record, methods=["GET"]),
         Route("/api/sessions/{sid}/records.iss", records, methods=["GET"]),
         Route("/api/sessions/{sid}/stats", stats, methods=["GET"]),
         Route("/api/sessions/{sid}/stats.png", stats_png, methods=["GET"]),
@@ -422,8 +479,8 @@ def create_app(
         WebSocketRoute("/ws/rooms/{rid}", room_socket),
         Route("/api/records", upload_records, methods=["POST"]),
         Route("/api/records/{fid}", record_listing, methods=["GET"]),
-        Route("/api/records/{fid}/games/{n:int}", record_game, methods=["GET"]),
-        Route("/api/records/{fid}/games/{n:int}/analysis", record_analysis, methods=["GET"]),
+        Route("/api/records/{fid}/games/{n}", record_game, methods=["GET"]),
+        Route("/api/records/{fid}/games/{n}/analysis", record_analysis, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

@@ -7,9 +7,10 @@ Invariants: a session changes only under its ``Session.lock``, and every change 
 illegal action refused before anything changes (422); hints are computed once per version and
 analyses once per finished game, on the shared pool, with a time limit; a client's player
 spec is checked against :data:`SPEC_LIMITS` and may name no file on the server
-(:data:`FILE_OPTIONS`) before any player is made; the server's own specs are free. Every
-refusal is an :class:`ApiError` carrying its HTTP status, so the HTTP layer
-(:mod:`skat.web.app`) only translates. Nothing here knows about requests.
+(:data:`FILE_OPTIONS`) nor nest another spec (:data:`NESTED_OPTIONS`) before any player is
+made; the server's own specs are free. Every refusal is an :class:`ApiError` carrying its HTTP
+status, so the HTTP layer (:mod:`skat.web.app`) only translates. Nothing here knows about
+requests.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from skat.web.store import ListStore, StoreError
 
 __all__ = [
     "FILE_OPTIONS",
+    "NESTED_OPTIONS",
     "SPEC_LIMITS",
     "ApiError",
     "Tables",
@@ -48,10 +50,25 @@ __all__ = [
 
 T = TypeVar("T")
 
-# Limits on what a client may ask for in a player spec (the server's own --opponents is free).
-SPEC_LIMITS = {"worlds": 400, "tt_mb": 64, "seconds": 10.0, "threads": 8}
-# Options that name a file on the server (a bidding model, inference tables): never a client's.
-FILE_OPTIONS = ("model", "inference_tables")
+# Limits on what a client may ask for in a player spec (the server's own --opponents is free):
+# every option that multiplies the work of one move.
+SPEC_LIMITS = {
+    "worlds": 400,
+    "tt_mb": 64,
+    "seconds": 10.0,
+    "threads": 8,
+    "n": 400,
+    "m": 20,
+    "candidates": 20_000,
+    "inner_candidates": 2_000,
+    "declare_worlds": 300,
+    "soft_worlds": 200,
+}
+# Options that name a file or directory on the server (a bidding model, inference tables, the
+# solver's tables): never a client's.
+FILE_OPTIONS = ("model", "inference_tables", "tables")
+# Options holding a nested player spec, whose own options the limits above would not see.
+NESTED_OPTIONS = ("inner",)
 
 
 class ApiError(UiError):
@@ -74,6 +91,7 @@ class WebSession:
     analyses: dict[int, Future[GameAnalysis]] = field(default_factory=dict)
     hint: tuple[int, Future[Hint]] | None = None
     error: str | None = None
+    deleted: bool = False  # ended by its client: never saved again, no AI worker started
 
     def touch(self) -> None:
         self.last_seen = time.monotonic()
@@ -84,8 +102,9 @@ class WebSession:
 
 
 def check_spec(spec: str, own: Sequence[str] = ()) -> str:
-    """A client's player spec, if it names a registered player within :data:`SPEC_LIMITS` and
-    no file (:data:`FILE_OPTIONS`); one of the server's ``own`` specs is taken as it is."""
+    """A client's player spec, if it names a registered player within :data:`SPEC_LIMITS`,
+    no file (:data:`FILE_OPTIONS`) and no nested spec (:data:`NESTED_OPTIONS`); one of the
+    server's ``own`` specs is taken as it is."""
     if spec.strip() in own:
         return spec.strip()
     head, _, options = spec.strip().partition(":")
@@ -98,6 +117,10 @@ def check_spec(spec: str, own: Sequence[str] = ()) -> str:
         if key.strip() in FILE_OPTIONS:
             raise ApiError(
                 422, f"opponent option {key.strip()} names a file: only the server's own may"
+            )
+        if key.strip() in NESTED_OPTIONS:
+            raise ApiError(
+                422, f"opponent option {key.strip()} takes a player spec: only the server's own may"
             )
         limit = SPEC_LIMITS.get(key.strip())
         try:
@@ -256,7 +279,7 @@ class Tables:
 
     def _save(self, ws: WebSession) -> None:
         """Saves the session (after every change); a failing disk is noted, never fatal."""
-        if self.store is None:
+        if self.store is None or ws.deleted:
             return
         try:
             self.store.save(ws.id, ws.session.snapshot())
@@ -265,11 +288,15 @@ class Tables:
 
     def delete(self, session_id: str) -> None:
         with self.lock:
-            known = self.sessions.pop(session_id, None) is not None
-        saved = self.store is not None and self.store.load(session_id) is not None
-        if not known and not saved:
+            ws = self.sessions.pop(session_id, None)
+        if ws is not None:
+            with ws.session.lock:  # an AI worker still moving must not save it again
+                ws.deleted = True
+        data = self.store.load(session_id) if self.store is not None else None
+        saved = data is not None and data.get("kind") != "room"  # a room is not a session
+        if ws is None and not saved:
             raise ApiError(404, f"no session {session_id!r}")
-        if self.store is not None:
+        if saved and self.store is not None:
             self.store.delete(session_id)
 
     def _expire(self) -> None:
@@ -331,7 +358,7 @@ class Tables:
 
     def _schedule_ai(self, ws: WebSession) -> None:
         with ws.session.lock:
-            if ws.busy or not ws.session.ai_to_move:
+            if ws.busy or ws.deleted or not ws.session.ai_to_move:
                 return
             ws.busy = True
             ws.version += 1
