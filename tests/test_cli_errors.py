@@ -268,3 +268,16 @@ def test_ray_options_need_ray_before_any_work(capsys: pytest.CaptureFixture[str]
     ):
         assert main(argv) == 2, argv
         _one_error_line(capsys.readouterr().err, "--ray")
+
+
+def test_serve_on_a_taken_port_is_one_line_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = str(taken.getsockname()[1])
+        assert main(["serve", "--port", port, "--db", ":memory:"]) == 1
+    out, err = capsys.readouterr()
+    _one_error_line(err, "skat serve: error: cannot listen on 127.0.0.1:" + port)
+    assert out == ""

@@ -20,12 +20,17 @@ import uvicorn
 from rich.console import Console
 from rich.markup import escape
 
+from skat._core import SkatError
 from skat.players import PlayerSpecError, make_player
 from skat.ui.common import DEFAULT_OPPONENT, split_specs
 from skat.web.app import Tables, create_app
 from skat.web.store import ListStore, StoreError
 
-__all__ = ["BackgroundServer", "bind", "serve"]
+__all__ = ["BackgroundServer", "ServeError", "bind", "serve"]
+
+
+class ServeError(SkatError):
+    """The server cannot start: a bad option or an address it cannot listen on."""
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -54,31 +59,28 @@ def serve(
     console: Console | None = None,
     db: str = ":memory:",
 ) -> int:
-    """Serves the table until Ctrl-C; prints the address. Returns the exit status."""
+    """Serves the table until Ctrl-C; prints the address. Returns the exit status (0);
+    :class:`ServeError` (nothing served) for bad options or an address it cannot listen on."""
     out = console if console is not None else Console()
     specs = split_specs(opponents) or [DEFAULT_OPPONENT]
     if len(specs) > 2:
-        out.print("[red]--opponents takes one spec or two[/red]")
-        return 2
+        raise ServeError("--opponents takes one spec or two")
     try:
         for spec in specs:
             make_player(spec)
     except PlayerSpecError as e:
-        out.print(f"[red]{escape(str(e))}[/red]")
-        return 2
+        raise ServeError(f"--opponents: {e}") from e
     if pace < 0:
-        out.print("[red]--pace must not be negative[/red]")
-        return 2
+        raise ServeError("--pace must not be negative")
     try:
         sock = bind(host, port)
     except OSError as e:
-        out.print(f"[red]cannot listen on {escape(host)}:{port}: {escape(str(e))}[/red]")
-        return 2
+        raise ServeError(f"cannot listen on {host}:{port}: {e}") from e
     try:
         store = ListStore(db)
     except StoreError as e:
-        out.print(f"[red]{escape(str(e))}[/red]")
-        return 2
+        sock.close()
+        raise ServeError(str(e)) from e
     tables = Tables(opponents=specs, pace=pace, store=store)
     app = create_app(tables)
     url = _url(sock)
