@@ -12,7 +12,7 @@ import re
 
 from rich.console import Console
 
-from skat._core import Phase
+from skat._core import Action, Phase
 from skat.bidding import evaluate
 from skat.ui.session import Session
 from skat.ui.terminal import TerminalGame
@@ -108,3 +108,39 @@ def test_the_web_hint_in_the_auction_has_the_win_chance() -> None:
         hint = c.get(f"/api/sessions/{state['id']}/hint").json()
         assert 0.0 <= hint["win"] <= 1.0 and hint["win_bid"] >= 18
         assert f"{round(100 * hint['win'])}%" in hint["text"]
+
+
+def test_a_hint_in_a_line_taken_back_does_not_count() -> None:
+    """A hint names a card for one position; after the person takes cards back and plays
+    another line, the same card at the same card number is not "followed the hint"."""
+
+    def cards(s: Session) -> list[Action]:
+        return [a for a in s.legal_actions() if a.kind == "play"]
+
+    def to_her_card(s: Session) -> None:
+        s.advance()
+        while s.waiting_for_human and s.game.phase != Phase.PLAY:
+            legal = s.legal_actions()
+            s.act(Action("s") if Action("s") in legal else legal[0])  # hold, pick up, ...
+            s.advance()
+
+    # seed 3: she plays Diamonds; her 2nd card is card 5 in either line, the hinted one legal
+    s = Session(seat=0, opponents=["rules"], seed=3, games=1, hint_worlds=8, hint_threads=1)
+    to_her_card(s)
+    s.act(cards(s)[0])
+    to_her_card(s)
+    number = len(s.game.played) + 1
+    hinted = s.hint().action
+    s.act(hinted)
+    s.undo()
+    s.undo()  # back to her first card: a hint given here still counts
+    s.act(cards(s)[1])  # another line
+    to_her_card(s)
+    assert len(s.game.played) + 1 == number and hinted in cards(s)
+    s.act(hinted)  # the same card at the same number, without a hint in this line
+    while not s.game.is_over:
+        to_her_card(s)
+        if s.waiting_for_human:
+            s.act(cards(s)[0])
+    move = s.analysis(0).moves[number - 1]
+    assert move.card == hinted.card and not move.hinted, move.describe()

@@ -6,17 +6,24 @@ what may be typed, and the answers are chosen from that text alone.
 
 from __future__ import annotations
 
+import functools
+import io
 import os
 import re
 import shutil
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
 import pytest
+from rich.console import Console
 
 from skat._core import Game
+from skat.ui.session import Session
+from skat.ui.terminal import TerminalGame
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 
@@ -141,6 +148,57 @@ def test_skat_play_stops_cleanly_on_quit_and_end_of_input() -> None:
     assert child.exitstatus == 0
 
 
+def test_skat_play_answers_undecodable_input_and_keeps_reading() -> None:
+    """Bytes that are not UTF-8 on a strictly decoding stdin (a UTF-8 locale other than C):
+    a message, and the lines read with them are not lost (here all come in one pipe chunk)."""
+    script = Path(sys.executable).with_name("skat")
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "skat.cli"]
+    env = dict(os.environ, PYTHONIOENCODING="utf-8:strict", COLUMNS="120")
+    args = ["play", "--opponents", "rules", "--seed", "1", "--games", "1"]
+    # seed 1: both AI players pass; "\xff" is refused, "p" passes the game in, "q" quits
+    done = subprocess.run(
+        [*cmd, *args], input=b"\xff\xfe\np\nq\n", capture_output=True, env=env, timeout=60
+    )
+    out = done.stdout.decode("utf-8", "replace")
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "is not possible now" in out and "passed in" in out and "List complete" in out
+
+
+def test_after_a_game_odd_input_gets_a_short_message(tmp_path: Path) -> None:
+    """The prompt between games: a file name with a NUL byte, control characters and a huge
+    line are answered in one short line; the list and its records are unchanged."""
+    s = Session(seat=0, opponents=["rules"], seed=1, games=2)
+    console = Console(record=True, width=120, color_system=None, file=io.StringIO())
+    folder = tmp_path / ("d" * 40)
+    folder.mkdir()
+    answers = iter(["p", "save a\x00b", f"save {folder}", "\x1b[2J", "x" * 100_000, "q"])
+    TerminalGame(s, console, read=lambda prompt: next(answers)).run()
+    text = console.export_text()
+    assert "cannot write 'a\\x00b': embedded null byte" in text
+    assert "...: Is a directory" in text  # the path is quoted, its end cut
+    assert "'\\x1b[2J' is not understood here" in text and "\x1b" not in text
+    assert "x" * 41 not in text and "'" + "x" * 40 + "'... is not understood" in text
+    assert s.index == 0 and len(s.finished) == 1 and list(tmp_path.iterdir()) == [folder]
+    assert list(folder.iterdir()) == []
+
+
+def _next_answer(answers: Iterator[str], prompt: str) -> str:
+    return next(answers)
+
+
+def test_taking_back_a_card_is_said_once_in_the_terminals_words() -> None:
+    """``undo`` names the card taken back ("You took back ♦A.", in German "Du hast ♦A
+    zurückgenommen."), and the session's English note about it is not printed again later."""
+    for lang, said in (("en", "You took back ♦A."), ("de", "Du hast ♦A zurückgenommen.")):
+        s = Session(seat=0, opponents=["rules"], seed=1, games=1)
+        console = Console(record=True, width=120, color_system=None, file=io.StringIO())
+        # seed 1: Diamonds; the second card (♦A) is taken back when the third trick starts
+        answers = iter(["18", "s", "CJ HJ", "D", "1", "1", "undo", "1", "q"])
+        TerminalGame(s, console, read=functools.partial(_next_answer, answers), lang=lang).run()
+        text = console.export_text()
+        assert said in text and "you took back" not in text.lower().replace(said.lower(), "")
+
+
 def test_skat_play_rejects_bad_options() -> None:
     child = spawn("play", "--opponents", "nobody", "--seed", "1")
     child.expect(pexpect.EOF)
@@ -159,8 +217,6 @@ def test_skat_play_rejects_bad_options() -> None:
 def test_skat_play_in_tmux_shows_the_table() -> None:
     """The same command in tmux: what a person sees on a real terminal screen (CI fails
     instead of skipping when tmux is missing)."""
-    import subprocess
-
     script = Path(sys.executable).with_name("skat")
     cmd = f"{script} play" if script.exists() else f"{sys.executable} -m skat.cli play"
     name = f"skat-test-{os.getpid()}"

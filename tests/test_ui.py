@@ -229,3 +229,28 @@ def test_the_analysis_finds_a_thrown_game() -> None:
         assert "turned a won game into a lost one" in " ".join(report.summary(game.declarer))
         return
     pytest.fail("no won game found")
+
+
+def test_bad_text_in_every_phase_gets_a_short_message_and_changes_nothing() -> None:
+    """Undecodable bytes (lone surrogates, as ``surrogateescape`` stdin delivers them), control
+    characters, a huge line, duplicate or three cards: an InputError with a short message."""
+    bad = ["\udcffCJ", "CJ \udcff", "\udcffCJ CT", "x" * 100_000, "9" * 5000, "\x1b[2J\x00"]
+    bad += ["CJ CJ", "CJ CT S7", "17"]
+    s = Session(seat=0, opponents=["rules"], seed=1, games=1)
+    phases = set()
+    while not s.game.is_over:
+        s.advance()
+        if not s.waiting_for_human:
+            continue
+        phases.add(s.view().phase)
+        before = s.game.to_iss()
+        for text in bad:
+            with pytest.raises(InputError) as e:
+                s.act(text)
+            message = str(e.value)
+            assert len(message) < 500 and "\x1b" not in message, message[:200]
+        assert s.game.to_iss() == before
+        legal = s.legal_actions()
+        pick = [a for a in (Action("18"), Action("s")) if a in legal]
+        s.act(pick[0] if pick else legal[0])
+    assert {Phase.BIDDING, Phase.DISCARD, Phase.DECLARE, Phase.PLAY} <= phases

@@ -35,10 +35,12 @@ __all__ = [
     "Valuation",
     "action_text",
     "card_text",
+    "clipped",
     "contract_name",
     "describe_options",
     "parse_action",
     "parse_card",
+    "quoted",
     "result_text",
     "split_specs",
     "valuation",
@@ -143,6 +145,29 @@ def result_text(result: GameResult, name: str, you: bool) -> str:
     return f"{name} {outcome} {contract_name(result.contract)}: {result.value:+d}"
 
 
+QUOTE_LIMIT = 40
+"""Characters of a person's input that a message quotes at most."""
+
+
+def clipped(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` (stripped) cut after ``limit`` characters, ``...`` marking the cut."""
+    t = text.strip()
+    return t[:limit] + ("..." if len(t) > limit else "")
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    r"""``text`` (stripped) as a message quotes it: in Python's quotes with control characters
+    and undecodable bytes escaped, cut after ``limit`` characters.
+
+    >>> quoted(" pas\x1b ")
+    "'pas\\x1b'"
+    >>> quoted("x" * 50, limit=3)
+    "'xxx'..."
+    """
+    t = text.strip()
+    return repr(t[:limit]) + ("..." if len(t) > limit else "")
+
+
 def parse_card(text: str) -> Card:
     """Reads a card typed by a person: ``CJ``, ``cj``, ``♣J``, ``H10``, ``ht``.
 
@@ -154,9 +179,9 @@ def parse_card(text: str) -> Card:
     t = t.replace("10", "T")
     try:
         return Card.parse(t)
-    except SkatError:
+    except (SkatError, UnicodeError):  # UnicodeError: undecodable bytes typed (surrogates)
         raise InputError(
-            f"{text.strip()!r} is not a card (cards look like CJ, HT, S7, ♥10)"
+            f"{quoted(text)} is not a card (cards look like CJ, HT, S7, ♥10)"
         ) from None
 
 
@@ -252,8 +277,8 @@ def parse_action(text: str, legal: Sequence[Action]) -> Action:
             f"{card_text(card)} is not playable now; playable: {describe_options(legal)}"
         )
     if "bid" in kinds and t.isdigit():
-        raise InputError(f"{t} is not a legal bid now; {describe_options(legal)}")
-    raise InputError(f"{t!r} is not possible now; type one of: {describe_options(legal)}")
+        raise InputError(f"{clipped(t)} is not a legal bid now; {describe_options(legal)}")
+    raise InputError(f"{quoted(t)} is not possible now; type one of: {describe_options(legal)}")
 
 
 def describe_options(legal: Sequence[Action]) -> str:

@@ -427,9 +427,9 @@ class Session(Advice):
         """Takes back the person's last card and every move after it; returns that card.
 
         The game is replayed from its deal up to that card, so the AI players (whose card
-        play depends only on what they see) simply move again. Raises :class:`InputError`
-        (nothing changes) in a rated list, after the game's end or before the person's first
-        card.
+        play depends only on what they see) simply move again; hints given after that point
+        no longer count in the analysis. Raises :class:`InputError` (nothing changes) in a
+        rated list, after the game's end or before the person's first card.
         """
         with self.lock:
             if not self.undo_allowed:
@@ -444,6 +444,13 @@ class Session(Advice):
             for actor, action in history[:last]:
                 game.apply(action, actor if isinstance(actor, int) else None)
             self.game = game  # an AI move still being computed for the old game is dropped
+            # hints given after this position were for a line of play that is gone
+            now = len(game.played) + 1
+            self._hinted = {
+                key: card
+                for key, card in self._hinted.items()
+                if key[0] != self.index or key[1] <= now
+            }
             taken = history[last][1]
             self.notes.append(f"you took back {action_text(taken, you=True)}")
             return taken

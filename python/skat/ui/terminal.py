@@ -15,6 +15,9 @@ for the next game, ``a`` for the analysis, ``save [FILE]`` for the ISS records o
 
 from __future__ import annotations
 
+import contextlib
+import io
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -26,7 +29,7 @@ from skat._core import Action, Card, Cards, Contract, GameType, Phase, matadors
 from skat.defaults import LANG
 from skat.display import card_markup, hand_markup
 from skat.ui import words
-from skat.ui.common import InputError, UiError, parse_action, ramsch_seats
+from skat.ui.common import InputError, UiError, clipped, parse_action, quoted, ramsch_seats
 from skat.ui.session import Session
 from skat.ui.terminal_words import TERMINAL_WORDS
 
@@ -37,6 +40,16 @@ Reader = Callable[[str], str]
 
 class _Quit(Exception):
     """The person asked to stop."""
+
+
+def _lenient_stdin() -> None:
+    """Lets standard input decode bytes that are not text in its encoding as U+FFFD (a bad
+    line, answered with a message) instead of raising ``UnicodeDecodeError``, which in a pipe
+    would also lose the lines read with it. Possible only before the first read."""
+    stdin = sys.stdin
+    if isinstance(stdin, io.TextIOWrapper) and stdin.errors == "strict":
+        with contextlib.suppress(OSError, ValueError):  # UnsupportedOperation: already read
+            stdin.reconfigure(errors="replace")
 
 
 class TerminalGame:
@@ -63,7 +76,11 @@ class TerminalGame:
         self._shown_notes = 0
 
     def _console_read(self, prompt: str) -> str:
-        return self.console.input(prompt)
+        _lenient_stdin()
+        try:
+            return self.console.input(prompt)
+        except UnicodeDecodeError:  # bytes that are no text in the terminal's encoding
+            return "\ufffd"
 
     # ----- output ------------------------------------------------------------------------
 
@@ -380,8 +397,13 @@ class TerminalGame:
                 try:
                     if low == "undo":
                         taken = self.s.undo()
-                        phrase = escape(words.action_phrase(taken, True, self.lang))
-                        self.console.print(self.t["took_back"].format(action=phrase))
+                        self._shown_notes = len(self.s.notes)  # its note says the same
+                        shown = (
+                            card_markup(taken.card)
+                            if taken.card is not None
+                            else escape(words.action_phrase(taken, True, self.lang))
+                        )
+                        self.console.print(self.t["took_back"].format(action=shown))
                         self.show_table()
                     else:
                         self.s.claim() if low == "claim" else self.s.concede()
@@ -391,7 +413,9 @@ class TerminalGame:
                 return
             try:
                 if text.isdigit() and numbers and text not in numbers:
-                    raise InputError(self.t["no_card_number"].format(n=text, count=len(numbers)))
+                    raise InputError(
+                        self.t["no_card_number"].format(n=clipped(text), count=len(numbers))
+                    )
                 action = numbers.get(text) or parse_action(text, legal)
                 seat = self.s.human_seat
                 self.s.act(action)
@@ -492,14 +516,15 @@ class TerminalGame:
                 path = parts[1] if len(parts) > 1 else f"skat-list-{s.seed}.iss"
                 self.save(path)
             else:
-                self.console.print(self.t["not_understood"].format(text=escape(text)))
+                self.console.print(self.t["not_understood"].format(text=escape(quoted(text))))
 
     def save(self, path: str) -> None:
         try:
             Path(path).write_text(self.s.records(), encoding="utf-8")
-        except OSError as e:
+        except (OSError, ValueError) as e:  # ValueError: a NUL byte in the name
+            error = (e.strerror if isinstance(e, OSError) else None) or str(e)
             self.console.print(
-                self.t["cannot_write"].format(path=escape(path), error=escape(str(e)))
+                self.t["cannot_write"].format(path=escape(quoted(path)), error=escape(error))
             )
             return
         self.console.print(self.t["written"].format(n=len(self.s.finished), path=escape(path)))
