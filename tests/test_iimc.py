@@ -140,6 +140,25 @@ def test_a_decision_depends_on_the_view_only() -> None:
         Iimc(worlds=1, inner=[1]).decide(g, seed=1)  # type: ignore[arg-type]
 
 
+def test_bad_counts_and_a_hidden_card_raise_skat_errors() -> None:
+    # 2**40 worlds at any level had the process abort on a failed allocation
+    for kw in ({"worlds": 2**40}, {"inner": [2**40]}, {"inner": [2, 2**40]}):
+        with pytest.raises(skat.PositionError, match="at most"):
+            Iimc(**kw)
+    # a record's hidden card ("??") leaves the seat to move no card: a panic before
+    g = playing_game(3, 4)
+    seat = g.to_move
+    assert seat is not None
+    g.apply("??", seat=seat)
+    with pytest.raises(skat.PositionError, match="no card"):
+        Iimc(worlds=2, inner=[1]).decide(g.view(seat))
+    # a time budget beyond what the clock can hold panicked; it never runs out
+    late = playing_game(3, 21)
+    seat = late.to_move
+    assert seat is not None
+    assert Iimc(worlds=2, inner=[1], seconds=1e300).decide(late.view(seat)).worlds >= 1
+
+
 def test_inner_specs() -> None:
     assert parse_inner("pimc:worlds=10") == InnerSpec(levels=(10,))
     assert parse_inner("kermit:worlds=5;points=true;candidates=40") == InnerSpec(

@@ -305,6 +305,18 @@ def test_sampler_draws_the_requested_worlds_and_reports() -> None:
         assert again == worlds
 
 
+def test_counts_beyond_the_limits_are_refused() -> None:
+    # 2**40 worlds or candidates had the process abort on a failed allocation
+    view = declared_game(21).view(0)
+    inference = make_inference("SD", 50)
+    with pytest.raises(SkatError, match="at most"):
+        inference.sample(view, 2**40, 1)
+    with pytest.raises(SkatError, match="at most"):
+        inference.holder_odds(view, 2**40, 1)
+    with pytest.raises(SkatError, match="at most"):
+        make_inference("SD", 2**40).sample(view, 2, 1)
+
+
 def test_sampler_falls_back_to_uniform_when_every_world_is_ruled_out() -> None:
     # diamonds declared after bidding 264 can never reach the bid: every world weighs 0
     g = Game(Deal.random(8))

@@ -6,6 +6,8 @@ import pytest
 
 import skat
 from skat import Phase, Pimc, Position, sample_worlds
+from skat._core import ramsch_decide
+from skat.inference import make_inference
 from skat.match import play
 from skat.players import PimcPlayer, make_player
 from tests.test_players import play_game
@@ -121,6 +123,44 @@ def test_errors_are_specific_and_change_nothing() -> None:
     with pytest.raises(skat.SkatError, match="card play"):
         engine.decide(skat.Game(skat.Deal.random(1)).view(1))
     assert g.to_move == seat  # nothing changed
+
+
+def test_bad_given_worlds_and_counts_raise_skat_errors() -> None:
+    g = late_game(3)
+    seat = g.to_move
+    assert seat is not None
+    view, engine = g.view(seat), Pimc(worlds=2)
+    # PyO3's tuple extraction raised a bare ValueError, an int weight beyond a float one too
+    with pytest.raises(skat.InvalidCardsError, match="a world"):
+        engine.decide(view, worlds=[(g.hands,)])  # type: ignore[list-item]
+    with pytest.raises(skat.InvalidCardsError, match="three hands"):
+        engine.decide(view, worlds=[((g.hands[0], g.hands[1]), g.skat)])  # type: ignore[list-item]
+    with pytest.raises(skat.PositionError, match="weight"):
+        engine.decide(view, worlds=[(g.hands, g.skat, 2**2000)])
+    with pytest.raises(skat.ArgumentError, match="not both"):
+        engine.decide(view, worlds=[(g.hands, g.skat)], inference=make_inference("SD"))
+    assert engine.decide(view, worlds=[(g.hands, g.skat, None)]).worlds == 1
+    # 2**40 worlds had the process abort on a failed allocation, 2**62 panic
+    for worlds in (2**40, 2**62):
+        with pytest.raises(skat.PositionError, match="at most"):
+            Pimc(worlds=worlds)
+    # a time budget beyond what the clock can hold panicked; it never runs out
+    for seconds in (1e19, 1e300):
+        assert Pimc(worlds=2, seconds=seconds).decide(view).worlds == 2
+
+
+def test_a_ramsch_with_given_worlds_is_refused_not_a_panic() -> None:
+    g = skat.Game(skat.Deal.random(3), "ramsch")
+    for token in ["p", "p", "p"]:
+        g.apply(token)
+    while g.phase != Phase.PLAY:
+        g.apply(g.legal_actions()[0])
+    seat = g.to_move
+    assert seat is not None and g.ramsch
+    with pytest.raises(skat.PositionError, match="Ramsch"):
+        Pimc(worlds=2).decide(g.view(seat), worlds=[(g.hands, g.skat)])
+    with pytest.raises(skat.PositionError, match="at most"):
+        ramsch_decide(g.view(seat), 2**40)  # ran 2**40 searches
 
 
 def test_time_budget_bounds_the_worlds() -> None:

@@ -139,3 +139,8 @@ def test_sampling_is_reproducible_and_needs_card_play() -> None:
     assert skat.sample_worlds(v, 5, seed=1) == skat.sample_worlds(v, 5, seed=1)
     with pytest.raises(skat.PositionError):
         skat.sample_worlds(skat.Game(skat.Deal.random(1)).view(0), 3)
+    assert skat.sample_worlds(v, 0) == []
+    # 2**40 worlds had the process abort on a failed allocation, 2**62 panic
+    for n in (2**40, 2**62):
+        with pytest.raises(skat.PositionError, match="at most"):
+            skat.sample_worlds(v, n)

@@ -72,6 +72,8 @@ def test_refuses_what_it_does_not_search() -> None:
         softmaxn_decide(view, 3, kind=wrong)
     with pytest.raises(SkatError):
         softmaxn_decide(view, 0)
+    with pytest.raises(SkatError, match="at most"):
+        softmaxn_decide(view, 2**40)  # a failed allocation aborted the process
     game = Game(Deal.random(1))
     with pytest.raises(SkatError):
         softmaxn_decide(game.view(0), 3)

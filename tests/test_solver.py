@@ -148,6 +148,9 @@ def test_invalid_positions() -> None:
         Position((Cards("C7"), Cards("CK"), h2), "G", 2, 0, trick=["CA", "SA"])  # revoke
     with pytest.raises(skat.PositionError):
         Position((h0, h1, h2), "G", 3, 0)
+    for points in (2**32 - 1, 2**32 - 30):  # wrapped around the 120 check and were accepted
+        with pytest.raises(skat.PositionError, match="exceed 120"):
+            Position((h0, h1, h2), "G", 0, 0, declarer_points=points)
     with pytest.raises(skat.ParseError):
         Position((h0, h1, h2), "X", 0, 0)
     with pytest.raises(skat.PositionError):

@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 import skat
-from skat._core import Solver, lookup_check, lookup_selfcheck
+from skat._core import (
+    Solver,
+    lookup_build_range,
+    lookup_check,
+    lookup_file_header,
+    lookup_merge,
+    lookup_selfcheck,
+)
 from skat.cli import main
 from skat.players import make_player
 from skat.tables import build, info, resolve, unfinished
@@ -130,6 +137,18 @@ def test_info_reads_headers_and_refuses_a_truncated_table(
     (tmp_path / "null-4.skt").write_bytes(b"not a table" * 10)
     with pytest.raises(skat.TablesError, match="not a lookup table file"):
         info(str(tmp_path))
+
+
+@pytest.mark.parametrize("cls", ["suit", "null"])
+def test_an_empty_shard_is_a_table(cls: str, tmp_path: Path) -> None:
+    # a range without rows: writing the suit shard panicked, the null one did not read back
+    part, out = tmp_path / "part.skt", tmp_path / "out.skt"
+    for start, end in [(5, 2), (10**9, 10**9 + 5)]:
+        data, stats = lookup_build_range(cls, 3, start, end)
+        assert stats["rows"] == 0
+        part.write_bytes(data)
+        assert lookup_file_header(str(part))["rows"] == 0
+        assert lookup_merge([str(part)], str(out)) == (0, 0)  # reads the part back whole
 
 
 def test_damaged_table_is_refused(null_tables: str, tmp_path: Path) -> None:

@@ -435,6 +435,8 @@ _WorldLike: TypeAlias = (
 
 @final
 class Pimc:
+    """``worlds``: 1..1,000,000; given worlds are ``(hands, skat)`` or ``(hands, skat, weight)``."""
+
     def __new__(
         cls,
         worlds: int = 160,
@@ -492,6 +494,9 @@ class IimcDecision:
 
 @final
 class Iimc:
+    """``worlds`` and every ``inner`` level: 1..1,000,000; ``inner_candidates``: at most
+    10,000,000."""
+
     def __new__(
         cls,
         worlds: int = 20,
@@ -664,11 +669,16 @@ def paranoid_all_tricks(hand: Cards, game_type: GameType) -> bool: ...
 def fcf_solver_ablation(positions: int, seed: int = 1) -> dict[str, dict[str, int]]: ...
 def sample_worlds(
     view: View, n: int, seed: int = 0
-) -> list[tuple[tuple[Cards, Cards, Cards], Cards]]: ...
+) -> list[tuple[tuple[Cards, Cards, Cards], Cards]]:
+    """``n`` (at most 1,000,000) uniform worlds consistent with the view in card play."""
+
 def count_worlds(view: View) -> float: ...
 
 @final
 class Inference:
+    """``candidates``: 1..10,000,000 (also for ``holder_odds``); ``sample``'s ``n``: at most
+    1,000,000."""
+
     def __new__(
         cls,
         log_ratio: bytes,

@@ -42,7 +42,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::action::Action;
 use crate::cards::{Card, Cards};
@@ -51,7 +51,7 @@ use crate::error::SkatError;
 use crate::game::{Game, Phase, View};
 use crate::inference::{Inference, InferenceStats};
 use crate::pimc::{Pimc, PimcOptions};
-use crate::sampling::{Knowledge, World};
+use crate::sampling::{check_count, Knowledge, World, MAX_CANDIDATES, MAX_WORLDS};
 
 /// The playout player: `worlds[..n-1]` are the worlds of nested IIMC levels (outermost first),
 /// `worlds[n-1]` those of the innermost PIMC.
@@ -197,6 +197,7 @@ impl Mover {
                         "worlds must be at least 1".into(),
                     ));
                 }
+                check_count("worlds", *n, MAX_WORLDS)?;
                 Ok(Mover::Iimc {
                     worlds: *n,
                     inner: Box::new(Mover::new(rest, pimc)?),
@@ -373,6 +374,12 @@ fn legal_cards(view: &View) -> Result<Vec<Card>, SkatError> {
             _ => None,
         })
         .collect();
+    if cards.is_empty() {
+        // after a hidden card of a record ("??") the seat has nothing it may play
+        return Err(SkatError::InvalidPosition(
+            "IIMC: the seat to move has no card it may play".into(),
+        ));
+    }
     cards.sort_by(|a, b| b.cmp(a));
     Ok(cards)
 }
@@ -483,13 +490,20 @@ pub struct Iimc {
 }
 
 impl Iimc {
-    /// Builds the engine; rejects zero worlds at any level, a thread count outside 1..=256
-    /// and a time budget that is not a positive number.
+    /// Builds the engine; rejects worlds outside 1..=[`MAX_WORLDS`] at any level, more than
+    /// [`MAX_CANDIDATES`] playout candidates, a thread count outside 1..=256 and a time budget
+    /// that is not a positive number.
     pub fn new(options: IimcOptions) -> Result<Iimc, SkatError> {
         let bad = |msg: &str| Err(SkatError::InvalidPosition(msg.into()));
         if options.worlds == 0 || options.playout.worlds.contains(&0) {
             return bad("worlds must be at least 1");
         }
+        check_count("worlds", options.worlds, MAX_WORLDS)?;
+        check_count(
+            "playout candidates",
+            options.playout.candidates,
+            MAX_CANDIDATES,
+        )?;
         if !(1..=256).contains(&options.threads) {
             return bad("threads must be between 1 and 256");
         }
@@ -575,10 +589,7 @@ impl Iimc {
         let cache = Cache::default();
         let n = worlds.len();
         let per = cards.len();
-        let deadline = self
-            .options
-            .seconds
-            .map(|s| start + Duration::from_secs_f64(s));
+        let deadline = crate::pimc::deadline(start, self.options.seconds);
         let next = AtomicUsize::new(0);
         type Slot = Option<Result<i32, SkatError>>;
         let results: Vec<Mutex<Slot>> = (0..n * per).map(|_| Mutex::new(None)).collect();
@@ -801,5 +812,58 @@ mod tests {
             ..small()
         })
         .is_err());
+        // counts that could not be allocated (the process aborted)
+        assert!(Iimc::new(IimcOptions {
+            worlds: MAX_WORLDS + 1,
+            ..small()
+        })
+        .is_err());
+        for levels in [vec![1 << 40], vec![1 << 40, 2], vec![2, usize::MAX]] {
+            let mut o = small();
+            o.playout.worlds = levels;
+            assert!(Iimc::new(o).is_err());
+        }
+        let mut o = small();
+        o.playout.candidates = MAX_CANDIDATES + 1;
+        assert!(Iimc::new(o).is_err());
+    }
+
+    #[test]
+    fn a_time_budget_too_long_for_an_instant_never_runs_out() {
+        let mut g = playing_game(9);
+        while g.played().len() < 20 && !g.is_over() {
+            let a = g.legal_actions()[0];
+            g.apply(a).unwrap();
+        }
+        if g.is_over() {
+            g = playing_game(10);
+        }
+        let view = g.view(g.to_move().unwrap());
+        for seconds in [1e19, 1e300] {
+            let iimc = Iimc::new(IimcOptions {
+                seconds: Some(seconds),
+                ..small()
+            })
+            .unwrap();
+            assert!(iimc.decide(&view, 1, None).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_seat_without_a_legal_card_is_refused_not_a_panic() {
+        // a record's hidden card ("??") leaves the seat to move nothing it may play
+        let mut g = playing_game(5);
+        let seat = g.to_move().unwrap();
+        g.apply_by(crate::game::Actor::Seat(seat), Action::Hidden)
+            .unwrap();
+        let view = g.view(seat);
+        assert!(view.legal.is_empty());
+        let iimc = Iimc::new(small()).unwrap();
+        assert!(iimc.decide(&view, 1, None).is_err());
+        let truth = World {
+            hands: g.hands(),
+            skat: g.skat(),
+        };
+        assert!(iimc.decide_worlds(&view, &[(truth, 1.0)], 1, None).is_err());
     }
 }

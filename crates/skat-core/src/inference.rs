@@ -42,7 +42,7 @@ use crate::error::SkatError;
 use crate::game::{Actor, Move, View};
 use crate::rng::Rng;
 use crate::rules::{Contract, BIDS};
-use crate::sampling::{Knowledge, World};
+use crate::sampling::{check_count, Knowledge, World, MAX_CANDIDATES, MAX_WORLDS};
 
 /// Feature names and their number of values, in table order.
 pub const FEATURES: [(&str, usize); 9] = [
@@ -373,6 +373,7 @@ impl Inference<'_> {
         candidates: usize,
         seed: u64,
     ) -> Result<HolderOdds, SkatError> {
+        check_count("candidates", candidates, MAX_CANDIDATES)?;
         let (k, ctx) = Self::prepare(view)?;
         let cards: Vec<Card> = k.deck.unknown().iter().collect();
         let mut weighted = vec![[0.0; 4]; cards.len()];
@@ -417,6 +418,8 @@ impl Inference<'_> {
         worlds: usize,
         seed: u64,
     ) -> Result<(Vec<(World, f64)>, InferenceStats), SkatError> {
+        check_count("candidates", candidates, MAX_CANDIDATES)?;
+        check_count("worlds", worlds, MAX_WORLDS)?;
         let (k, ctx) = Self::prepare(view)?;
         let mut rng = Rng::new(seed);
         let cand: Vec<World> = (0..candidates.max(1)).map(|_| k.sample(&mut rng)).collect();
@@ -566,6 +569,30 @@ mod tests {
             for w in inf.weights(&v, &cand).unwrap() {
                 assert!((w - 1.0).abs() < 1e-12);
             }
+        }
+    }
+
+    #[test]
+    fn counts_beyond_the_limits_are_refused_before_any_allocation() {
+        let mut g = auction(&["18", "p", "p"], 5);
+        g.apply_token("s").unwrap();
+        let d = g.legal_actions()[0];
+        g.apply(d).unwrap();
+        g.apply_token("C").unwrap();
+        let t = BidTables::uniform();
+        let inf = Inference {
+            tables: &t,
+            model: None,
+            sides: Sides::parse("SD").unwrap(),
+        };
+        let v = g.view(0);
+        // these asked for terabytes (the process aborted) or overflowed a capacity (a panic)
+        for huge in [MAX_CANDIDATES + 1, 1 << 40, usize::MAX] {
+            assert!(inf.sample(&v, huge, 10, 1).is_err());
+            assert!(inf.holder_odds(&v, huge, 1).is_err());
+        }
+        for huge in [MAX_WORLDS + 1, 1 << 40, usize::MAX] {
+            assert!(inf.sample(&v, 10, huge, 1).is_err());
         }
     }
 }

@@ -41,7 +41,7 @@ use crate::error::SkatError;
 use crate::game::{Phase, View};
 use crate::inference::{Inference, InferenceStats};
 use crate::rules::{matadors, Contract};
-use crate::sampling::{Knowledge, World};
+use crate::sampling::{check_count, Knowledge, World, MAX_WORLDS};
 use crate::solver::{null_survival, Position, Solver, SolverOptions};
 
 /// Settings of a PIMC search.
@@ -265,6 +265,13 @@ fn best_first(a: &CardValue, b: &CardValue, side: f64) -> std::cmp::Ordering {
         .then(a.card.cmp(&b.card))
 }
 
+/// The moment a time budget of `seconds` from `start` runs out; `None` without a budget or when
+/// the moment is too far away to be represented (such a budget never runs out).
+pub(crate) fn deadline(start: Instant, seconds: Option<f64>) -> Option<Instant> {
+    let d = Duration::try_from_secs_f64(seconds?.max(0.0)).ok()?;
+    start.checked_add(d)
+}
+
 /// A reusable PIMC engine: one solver per thread, kept between decisions.
 pub struct Pimc {
     options: PimcOptions,
@@ -272,13 +279,14 @@ pub struct Pimc {
 }
 
 impl Pimc {
-    /// Builds the engine; rejects zero worlds, a thread count outside 1..=256 and a time
-    /// budget that is not a positive number.
+    /// Builds the engine; rejects worlds outside 1..=[`MAX_WORLDS`], a thread count outside
+    /// 1..=256 and a time budget that is not a positive number.
     pub fn new(options: PimcOptions) -> Result<Pimc, SkatError> {
         let bad = |msg: &str| Err(SkatError::InvalidPosition(msg.into()));
         if options.worlds == 0 {
             return bad("worlds must be at least 1");
         }
+        check_count("worlds", options.worlds, MAX_WORLDS)?;
         if !(1..=256).contains(&options.threads) {
             return bad("threads must be between 1 and 256");
         }
@@ -342,11 +350,14 @@ impl Pimc {
                 "PIMC decides card play for the seat to move".into(),
             ));
         }
+        let (Some(declarer), Some(contract)) = (view.declarer, view.contract) else {
+            return Err(SkatError::InvalidPosition(
+                "PIMC decides the card play of a declared game, not of a Ramsch".into(),
+            ));
+        };
         if worlds.is_empty() {
             return Err(SkatError::InvalidPosition("no worlds to search".into()));
         }
-        let declarer = view.declarer.expect("card play has a declarer");
-        let contract = view.contract.expect("card play has a contract");
         let mut positions = Vec::with_capacity(worlds.len());
         for (w, weight) in worlds {
             if !(weight.is_finite() && *weight >= 0.0) {
@@ -364,10 +375,7 @@ impl Pimc {
             positions.push((pos, need));
         }
         let n = positions.len();
-        let deadline = self
-            .options
-            .seconds
-            .map(|s| start + Duration::from_secs_f64(s.max(0.0)));
+        let deadline = deadline(start, self.options.seconds);
         let min_worlds = n.min(self.options.threads);
         let next = AtomicUsize::new(0);
         type Slot = Option<Result<(Vec<(Card, Outcome)>, u64), SkatError>>;
@@ -556,6 +564,66 @@ pub(crate) mod tests {
                     assert_eq!(o.tier, tier);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_ramsch_is_refused_not_a_panic() {
+        let v = crate::variants::Variants::parse("ramsch").unwrap();
+        let mut g = Game::with_variants(Deal::random(3), v);
+        for t in ["p", "p", "p"] {
+            g.apply_token(t).unwrap();
+        }
+        assert!(g.is_ramsch());
+        while g.phase() != Phase::Playing {
+            let a = g.legal_actions()[0];
+            g.apply(a).unwrap();
+        }
+        let view = g.view(g.to_move().unwrap());
+        let truth = World {
+            hands: g.hands(),
+            skat: g.skat(),
+        };
+        let pimc = Pimc::new(PimcOptions {
+            worlds: 2,
+            ..PimcOptions::default()
+        })
+        .unwrap();
+        let e = pimc.decide_worlds(&view, &[(truth, 1.0)]).unwrap_err();
+        assert!(e.to_string().contains("Ramsch"), "{e}");
+        assert!(pimc.decide(&view, 1).is_err());
+    }
+
+    #[test]
+    fn a_time_budget_too_long_for_an_instant_never_runs_out() {
+        // such budgets panicked converting to a Duration or adding it to the start
+        let g = playing_game(11);
+        let view = g.view(g.to_move().unwrap());
+        for seconds in [1e19, 1e300, f64::MAX] {
+            let pimc = Pimc::new(PimcOptions {
+                worlds: 2,
+                seconds: Some(seconds),
+                ..PimcOptions::default()
+            })
+            .unwrap();
+            assert_eq!(pimc.decide(&view, 1).unwrap().worlds, 2);
+        }
+        assert!(deadline(Instant::now(), Some(1.0)).is_some());
+        assert!(deadline(Instant::now(), Some(1e300)).is_none());
+    }
+
+    #[test]
+    fn a_world_count_beyond_the_limit_is_refused() {
+        let with = |worlds| {
+            Pimc::new(PimcOptions {
+                worlds,
+                ..PimcOptions::default()
+            })
+        };
+        assert!(with(MAX_WORLDS).is_ok());
+        for worlds in [MAX_WORLDS + 1, 1 << 40, usize::MAX] {
+            let e = with(worlds).err().expect("refused");
+            assert!(e.to_string().contains("at most"), "{e}");
         }
     }
 

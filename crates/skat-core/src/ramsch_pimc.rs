@@ -16,7 +16,7 @@ use crate::error::SkatError;
 use crate::game::{seat_totals, Actor, Phase, View};
 use crate::rng::Rng;
 use crate::rules::GameType;
-use crate::sampling::{Deck, Holder, Observed, World};
+use crate::sampling::{check_count, Deck, Holder, Observed, World, MAX_WORLDS};
 use crate::solver::ramsch::{RamschPosition, RamschSearch, RAMSCH_EXACT_CARDS};
 
 /// Every legal card of the seat to move with its mean score over the worlds.
@@ -113,6 +113,7 @@ pub fn decide(view: &View, worlds: usize, seed: u64) -> Result<RamschDecision, S
     if view.to_move != Some(view.seat) {
         return Err(SkatError::InvalidPosition("not this seat's turn".into()));
     }
+    check_count("worlds", worlds, MAX_WORLDS)?;
     let know = RamschKnowledge::from_view(view)?;
     let mut rng = Rng::new(seed);
     let (points, tricks) = seat_totals(&view.tricks);

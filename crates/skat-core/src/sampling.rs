@@ -377,6 +377,32 @@ impl Knowledge {
     }
 }
 
+/// The most worlds one decision searches or one call draws. Far beyond any useful search (the
+/// players use hundreds), it keeps a mistaken count from asking for more memory than a machine
+/// has: every world is held (and, in a decision, solved) at once.
+pub const MAX_WORLDS: usize = 1_000_000;
+
+/// The most uniform candidate worlds inference draws and weighs for one decision (each is
+/// held with its weight).
+pub const MAX_CANDIDATES: usize = 10_000_000;
+
+/// `n` as a count of worlds (or of what `what` names) to draw: at most `max`.
+pub fn check_count(what: &str, n: usize, max: usize) -> Result<usize, SkatError> {
+    if n > max {
+        return Err(SkatError::InvalidPosition(format!(
+            "{what} must be at most {max}, got {n}"
+        )));
+    }
+    Ok(n)
+}
+
+/// `n` worlds (at most [`MAX_WORLDS`]) drawn exactly uniformly from `seed` among those
+/// consistent with what the view's seat knows during card play.
+pub fn sample_worlds(view: &View, n: usize, seed: u64) -> Result<Vec<World>, SkatError> {
+    check_count("worlds", n, MAX_WORLDS)?;
+    Ok(Knowledge::from_view(view)?.sample_many(n, seed))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,6 +413,22 @@ mod tests {
 
     fn cs(s: &str) -> Cards {
         Cards::parse(s).unwrap()
+    }
+
+    #[test]
+    fn a_world_count_beyond_the_limit_is_refused() {
+        let mut g = Game::new(Deal::random(7));
+        for t in ["18", "p", "p", "s", "CK.CQ", "G"] {
+            g.apply_token(t).unwrap();
+        }
+        let view = g.view(0);
+        assert_eq!(sample_worlds(&view, 3, 1).unwrap().len(), 3);
+        assert!(sample_worlds(&view, 0, 1).unwrap().is_empty());
+        // 2^40 worlds had the process abort on a failed allocation, 2^62 panic
+        for n in [MAX_WORLDS + 1, 1 << 40, usize::MAX] {
+            let e = sample_worlds(&view, n, 1).unwrap_err();
+            assert!(e.to_string().contains("at most"), "{e}");
+        }
     }
 
     #[test]

@@ -32,7 +32,7 @@ use crate::multiplayer::skat_open::{Kind, OpenModel, OpenState, Outcome, SkatOpe
 use crate::multiplayer::softmaxn::SoftMaxn;
 use crate::multiplayer::Game;
 use crate::pimc::{twelve, win_threshold, world_position};
-use crate::sampling::{Knowledge, World};
+use crate::sampling::{check_count, Knowledge, World, MAX_WORLDS};
 use crate::solver::{representatives, Position};
 
 /// The kinds a declarer may be.
@@ -243,6 +243,7 @@ pub fn decide(view: &View, options: &SoftOptions, seed: u64) -> Result<SoftDecis
     if options.worlds == 0 {
         return Err(invalid("worlds must be at least 1"));
     }
+    check_count("worlds", options.worlds, MAX_WORLDS)?;
     let per_hand = 10 - view.tricks.len() as u32;
     if per_hand > options.endgame {
         return Err(SkatError::InvalidPosition(format!(

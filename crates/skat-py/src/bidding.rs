@@ -2,13 +2,13 @@
 
 use std::collections::HashMap;
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use skat_core::bidding::{self, BiddingModel, Declaration};
 use skat_core::{Cards, SkatError as CoreError};
 
+use crate::args::Text;
 use crate::cards::{CardsArg, PyCards};
-use crate::error::IntoPyResult;
+use crate::error::{ArgumentError, IntoPyResult, InvalidCardsError};
 use crate::game::PyContract;
 
 /// (context, [(suit, x*(s), x*(h))], trump cell, discard points).
@@ -32,19 +32,20 @@ pub struct PyBiddingTables(pub BiddingModel);
 impl PyBiddingTables {
     /// Builds the evaluation from named little-endian float32 arrays (see `MODEL_PARTS`).
     #[new]
-    fn new(parts: HashMap<String, Vec<u8>>) -> PyResult<Self> {
+    fn new(parts: HashMap<Text, Vec<u8>>) -> PyResult<Self> {
         let mut floats = HashMap::new();
         for (name, bytes) in parts {
             if bytes.len() % 4 != 0 {
-                return Err(PyValueError::new_err(format!(
-                    "bidding model: array {name} is not float32 data"
+                return Err(InvalidCardsError::new_err(format!(
+                    "bidding model: array {} is not float32 data",
+                    name.0
                 )));
             }
             let v: Vec<f32> = bytes
                 .chunks_exact(4)
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                 .collect();
-            floats.insert(name, v);
+            floats.insert(name.0, v);
         }
         Ok(PyBiddingTables(BiddingModel::from_parts(&floats).py_err()?))
     }
@@ -78,7 +79,7 @@ impl PyBiddingTables {
     ) -> PyResult<Vec<f64>> {
         let n = hands.len();
         if discards.len() != n || kinds.len() != n || seats.len() != n {
-            return Err(PyValueError::new_err(
+            return Err(ArgumentError::new_err(
                 "hands, discards, kinds and seats must have the same length",
             ));
         }

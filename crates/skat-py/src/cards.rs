@@ -3,9 +3,10 @@
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyIterator, PyString};
+use pyo3::types::{PyIterator, PyString, PyTuple};
 use skat_core::{Card, Cards, GameType, Rank, Suit};
 
+use crate::args::{text, Text};
 use crate::error::{IntoPyResult, InvalidCardsError};
 
 #[pyclass(name = "Suit", module = "skat", eq, eq_int, frozen, hash, ord)]
@@ -180,13 +181,13 @@ impl PyGameType {
 
     /// Parses an ISS game letter.
     #[staticmethod]
-    fn parse(letter: &str) -> PyResult<PyGameType> {
+    fn parse(letter: Text) -> PyResult<PyGameType> {
         let mut it = letter.chars();
         match (it.next().and_then(GameType::from_letter), it.next()) {
             (Some(g), None) => Ok(g.into()),
             _ => Err(skat_core::SkatError::parse(
                 "game type letter (D H S C G N)",
-                letter,
+                &letter,
             ))
             .py_err(),
         }
@@ -205,13 +206,13 @@ pub struct PyCard(pub Card);
 #[pymethods]
 impl PyCard {
     #[new]
-    fn new(text: &str) -> PyResult<Self> {
-        Ok(PyCard(Card::parse(text).py_err()?))
+    fn new(text: Text) -> PyResult<Self> {
+        Ok(PyCard(Card::parse(&text).py_err()?))
     }
 
     /// Parses an ISS card token such as `"CJ"` or `"H7"`.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
+    fn parse(text: Text) -> PyResult<Self> {
         Self::new(text)
     }
 
@@ -298,7 +299,7 @@ impl<'py> FromPyObject<'py> for CardArg {
             return Ok(CardArg(c.0));
         }
         if let Ok(s) = ob.downcast::<PyString>() {
-            return Ok(CardArg(Card::parse(s.to_str()?).py_err()?));
+            return Ok(CardArg(Card::parse(&text(s)?).py_err()?));
         }
         Err(PyTypeError::new_err(format!(
             "expected a Card or a card text like \"CJ\", got {}",
@@ -316,7 +317,7 @@ impl<'py> FromPyObject<'py> for CardsArg {
             return Ok(CardsArg(c.0));
         }
         if let Ok(s) = ob.downcast::<PyString>() {
-            return Ok(CardsArg(Cards::parse(s.to_str()?).py_err()?));
+            return Ok(CardsArg(Cards::parse(&text(s)?).py_err()?));
         }
         let Ok(iter) = PyIterator::from_object(ob) else {
             return Err(PyTypeError::new_err(format!(
@@ -356,8 +357,8 @@ impl PyCards {
 
     /// Parses space- or dot-separated card texts; duplicates are an error.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
-        Ok(PyCards(Cards::parse(text).py_err()?))
+    fn parse(text: Text) -> PyResult<Self> {
+        Ok(PyCards(Cards::parse(&text).py_err()?))
     }
 
     /// The set with the given 32-bit mask.
@@ -469,6 +470,35 @@ impl PyCards {
             py.get_type::<PyCards>().into_any().unbind(),
             (self.0.to_tokens(" "),),
         ))
+    }
+}
+
+/// `ob` as a tuple of `len` items (`what` names them). Anything but a tuple raises `TypeError`,
+/// a tuple of another length `InvalidCardsError` (PyO3's own tuple extraction raised a plain
+/// `ValueError`).
+pub fn tuple_of<'py>(
+    ob: &Bound<'py, PyAny>,
+    len: std::ops::RangeInclusive<usize>,
+    what: &str,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let t = ob.downcast::<PyTuple>()?;
+    if !len.contains(&t.len()) {
+        return Err(InvalidCardsError::new_err(format!(
+            "expected {what}, got a tuple of {}",
+            t.len()
+        )));
+    }
+    Ok(t.clone())
+}
+
+/// Three hands (seats 0, 1, 2) given as a tuple of three card sets (each as for `CardsArg`).
+pub struct HandsArg(pub [Cards; 3]);
+
+impl<'py> FromPyObject<'py> for HandsArg {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let t = tuple_of(ob, 3..=3, "three hands (seats 0, 1, 2)")?;
+        let hand = |i: usize| -> PyResult<Cards> { Ok(t.get_item(i)?.extract::<CardsArg>()?.0) };
+        Ok(HandsArg([hand(0)?, hand(1)?, hand(2)?]))
     }
 }
 

@@ -5,7 +5,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use skat_core::{Action, Contract, Deal, GameResult, Phase};
 
-use crate::cards::{hands_tuple, CardsArg, PyCard, PyCards, PyGameType};
+use crate::args::{text, Text};
+use crate::cards::{hands_tuple, CardsArg, HandsArg, PyCard, PyCards, PyGameType};
 use crate::error::IntoPyResult;
 
 #[pyclass(name = "Phase", module = "skat", eq, eq_int, frozen, hash)]
@@ -72,8 +73,8 @@ impl PyContract {
 
     /// Parses an ISS declaration token such as `"G"`, `"CHZ"`, `"NOH"`.
     #[staticmethod]
-    fn parse(token: &str) -> PyResult<Self> {
-        Ok(PyContract(Contract::parse(token).py_err()?))
+    fn parse(token: Text) -> PyResult<Self> {
+        Ok(PyContract(Contract::parse(&token).py_err()?))
     }
 
     #[getter]
@@ -150,13 +151,13 @@ pub struct PyAction(pub Action);
 #[pymethods]
 impl PyAction {
     #[new]
-    fn new(token: &str) -> PyResult<Self> {
-        Ok(PyAction(Action::parse(token).py_err()?))
+    fn new(token: Text) -> PyResult<Self> {
+        Ok(PyAction(Action::parse(&token).py_err()?))
     }
 
     /// Parses an ISS move token.
     #[staticmethod]
-    fn parse(token: &str) -> PyResult<Self> {
+    fn parse(token: Text) -> PyResult<Self> {
         Self::new(token)
     }
 
@@ -264,7 +265,7 @@ impl<'py> FromPyObject<'py> for ActionArg {
             return Ok(ActionArg(Action::Play(c.0)));
         }
         if let Ok(s) = ob.downcast::<PyString>() {
-            return Ok(ActionArg(Action::parse(s.to_str()?).py_err()?));
+            return Ok(ActionArg(Action::parse(&text(s)?).py_err()?));
         }
         Err(PyTypeError::new_err(format!(
             "expected an Action or an ISS move token like \"18\" or \"CJ\", got {}",
@@ -288,10 +289,8 @@ pub struct PyDeal(pub Deal);
 #[pymethods]
 impl PyDeal {
     #[new]
-    fn new(hands: (CardsArg, CardsArg, CardsArg), skat: CardsArg) -> PyResult<Self> {
-        Ok(PyDeal(
-            Deal::new([hands.0 .0, hands.1 .0, hands.2 .0], skat.0).py_err()?,
-        ))
+    fn new(hands: HandsArg, skat: CardsArg) -> PyResult<Self> {
+        Ok(PyDeal(Deal::new(hands.0, skat.0).py_err()?))
     }
 
     /// A uniformly random deal, reproducible from the seed.
@@ -302,8 +301,8 @@ impl PyDeal {
 
     /// Parses the ISS deal token (32 dotted cards: forehand, middlehand, rearhand, skat).
     #[staticmethod]
-    fn parse(token: &str) -> PyResult<Self> {
-        Ok(PyDeal(Deal::parse_iss(token).py_err()?))
+    fn parse(token: Text) -> PyResult<Self> {
+        Ok(PyDeal(Deal::parse_iss(&token).py_err()?))
     }
 
     #[getter]

@@ -1,18 +1,17 @@
 //! Bindings of card inference (`skat_core::inference`): conversions only.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use skat_core::inference::{self, BidTables, Inference, InferenceStats, Sides};
-use skat_core::sampling::World;
+use skat_core::sampling::{check_count, World, MAX_CANDIDATES};
 
+use crate::args::Text;
 use crate::bidding::PyBiddingTables;
-use crate::cards::{hands_tuple, CardsArg, PyCard, PyCards};
-use crate::error::IntoPyResult;
+use crate::cards::{hands_tuple, tuple_of, CardsArg, HandsArg, PyCard, PyCards};
+use crate::error::{IntoPyResult, InvalidCardsError, PositionError};
 use crate::state::PyView;
 
 type PyWorld = ((PyCards, PyCards, PyCards), PyCards);
-type WorldIn = ((CardsArg, CardsArg, CardsArg), CardsArg);
 type HolderOddsOut = (Vec<(PyCard, [f64; 4], [f64; 4])>, bool);
 type Draw<'py> = (Vec<(PyWorld, f64)>, Bound<'py, PyDict>);
 
@@ -52,27 +51,40 @@ impl PyInference {
     }
 }
 
+/// A world to weigh: `(hands, skat)`.
+pub struct WorldIn(World);
+
+impl<'py> FromPyObject<'py> for WorldIn {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let t = tuple_of(ob, 2..=2, "a world (hands, skat)")?;
+        let hands: HandsArg = t.get_item(0)?.extract()?;
+        let skat: CardsArg = t.get_item(1)?.extract()?;
+        Ok(WorldIn(World {
+            hands: hands.0,
+            skat: skat.0,
+        }))
+    }
+}
+
 fn worlds_from(list: Vec<WorldIn>) -> Vec<World> {
-    list.into_iter()
-        .map(|(h, s)| World {
-            hands: [h.0 .0, h.1 .0, h.2 .0],
-            skat: s.0,
-        })
-        .collect()
+    list.into_iter().map(|w| w.0).collect()
 }
 
 #[pymethods]
 impl PyInference {
     #[new]
-    #[pyo3(signature = (log_ratio, model=None, sides="SD", candidates=2000))]
+    #[pyo3(
+        signature = (log_ratio, model=None, sides=Text::from("SD"), candidates=2000),
+        text_signature = "(log_ratio, model=None, sides='SD', candidates=2000)"
+    )]
     fn new(
         log_ratio: Vec<u8>,
         model: Option<Py<PyBiddingTables>>,
-        sides: &str,
+        sides: Text,
         #[pyo3(from_py_with = "crate::args::usize_arg")] candidates: usize,
     ) -> PyResult<Self> {
         if !log_ratio.len().is_multiple_of(4) {
-            return Err(PyValueError::new_err(
+            return Err(InvalidCardsError::new_err(
                 "inference tables: the array is not float32 data",
             ));
         }
@@ -81,12 +93,13 @@ impl PyInference {
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
         if candidates == 0 {
-            return Err(PyValueError::new_err("candidates must be at least 1"));
+            return Err(PositionError::new_err("candidates must be at least 1"));
         }
+        check_count("candidates", candidates, MAX_CANDIDATES).py_err()?;
         Ok(PyInference {
             tables: BidTables::new(floats).py_err()?,
             model,
-            sides: Sides::parse(sides).py_err()?,
+            sides: Sides::parse(&sides).py_err()?,
             candidates,
         })
     }

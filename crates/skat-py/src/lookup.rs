@@ -2,12 +2,15 @@
 //! joining them, reading a directory's summary, the benchmark and the exactness check. The
 //! Python side (`skat.tables`) schedules shards, keeps the progress bar and the files.
 
+use std::path::{Path, PathBuf};
+
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use skat_core::solver::lookup::{self, LookupRef, CLASS_NAMES, MAX_K, MIN_K};
 use skat_core::solver::lookup_build::Method;
 use skat_core::solver::{lookup_bench, lookup_build, lookup_half, lookup_summary, SolverOptions};
 
+use crate::args::{PathArg, Text};
 use crate::error::TablesError;
 
 fn class_index(cls: &str) -> PyResult<u8> {
@@ -30,18 +33,18 @@ fn check_k(k: u32) -> PyResult<()> {
 }
 
 /// The tables of a directory (read once per process).
-pub fn load(dir: &str) -> PyResult<LookupRef> {
-    lookup::load_dir(std::path::Path::new(dir)).map_err(TablesError::new_err)
+pub fn load(dir: &Path) -> PyResult<LookupRef> {
+    lookup::load_dir(dir).map_err(TablesError::new_err)
 }
 
 /// Number of rows of a class (`"suit"`, `"grand"`, `"null"`) with `k` cards per hand.
 #[pyfunction]
 pub fn lookup_row_count(
     py: Python<'_>,
-    cls: &str,
+    cls: Text,
     #[pyo3(from_py_with = "crate::args::u32_arg")] k: u32,
 ) -> PyResult<usize> {
-    let c = class_index(cls)?;
+    let c = class_index(&cls)?;
     check_k(k)?;
     Ok(py.allow_threads(|| lookup_build::row_count(c, k)))
 }
@@ -55,22 +58,20 @@ pub fn lookup_row_count(
 #[allow(clippy::too_many_arguments)]
 pub fn lookup_build_range<'py>(
     py: Python<'py>,
-    cls: &str,
+    cls: Text,
     #[pyo3(from_py_with = "crate::args::u32_arg")] k: u32,
     #[pyo3(from_py_with = "crate::args::usize_arg")] start: usize,
     #[pyo3(from_py_with = "crate::args::usize_arg")] end: usize,
     prune: bool,
     walk: bool,
     half: bool,
-    tables: Option<String>,
+    tables: Option<PathArg>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
-    let c = class_index(cls)?;
+    let c = class_index(&cls)?;
     check_k(k)?;
     let method = Method { prune, walk, half };
     let smaller = match tables {
-        Some(dir) => {
-            Some(lookup::load_dir(std::path::Path::new(&dir)).map_err(TablesError::new_err)?)
-        }
+        Some(dir) => Some(load(&dir.0)?),
         None => None,
     };
     let (bytes, st) = py.allow_threads(|| {
@@ -92,13 +93,13 @@ pub fn lookup_build_range<'py>(
 #[pyfunction]
 pub fn lookup_halve_range<'py>(
     py: Python<'py>,
-    path: String,
+    path: PathArg,
     #[pyo3(from_py_with = "crate::args::usize_arg")] start: usize,
     #[pyo3(from_py_with = "crate::args::usize_arg")] end: usize,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
     let (bytes, st) = py.allow_threads(|| {
-        let p = std::path::Path::new(&path);
-        let (t, st) = lookup_half::halve_range(p, start, end).map_err(TablesError::new_err)?;
+        let (t, st) =
+            lookup_half::halve_range(&path.0, start, end).map_err(TablesError::new_err)?;
         PyResult::Ok((t.to_bytes(), st))
     })?;
     let d = PyDict::new(py);
@@ -112,18 +113,18 @@ pub fn lookup_halve_range<'py>(
 /// Joins shard files of one class and size into the table file `out`; returns its row and
 /// entry counts.
 #[pyfunction]
-pub fn lookup_merge(py: Python<'_>, parts: Vec<String>, out: String) -> PyResult<(usize, usize)> {
-    let paths: Vec<std::path::PathBuf> = parts.iter().map(std::path::PathBuf::from).collect();
-    py.allow_threads(|| lookup::merge_files(&paths, std::path::Path::new(&out)))
+pub fn lookup_merge(py: Python<'_>, parts: Vec<PathArg>, out: PathArg) -> PyResult<(usize, usize)> {
+    let parts: Vec<PathBuf> = parts.into_iter().map(|p| p.0).collect();
+    py.allow_threads(|| lookup::merge_files(&parts, &out.0))
         .map_err(TablesError::new_err)
 }
 
 /// One dict per table of a directory: class, cards per hand, rows, entries (tentpoles),
 /// bytes in memory, and whether the table has every row of its class and size.
 #[pyfunction]
-pub fn lookup_info<'py>(py: Python<'py>, dir: String) -> PyResult<Vec<Bound<'py, PyDict>>> {
+pub fn lookup_info<'py>(py: Python<'py>, dir: PathArg) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let t = py
-        .allow_threads(|| lookup_summary::summarise_dir(std::path::Path::new(&dir)))
+        .allow_threads(|| lookup_summary::summarise_dir(&dir.0))
         .map_err(TablesError::new_err)?;
     let mut out = Vec::new();
     for ct in t {
@@ -141,9 +142,8 @@ pub fn lookup_info<'py>(py: Python<'py>, dir: String) -> PyResult<Vec<Bound<'py,
 
 /// A table file's or shard's header (`lookup_summary::FileHeader`), read without its body.
 #[pyfunction]
-pub fn lookup_file_header<'py>(py: Python<'py>, path: String) -> PyResult<Bound<'py, PyDict>> {
-    let h = lookup_summary::FileHeader::read(std::path::Path::new(&path))
-        .map_err(TablesError::new_err)?;
+pub fn lookup_file_header<'py>(py: Python<'py>, path: PathArg) -> PyResult<Bound<'py, PyDict>> {
+    let h = lookup_summary::FileHeader::read(&path.0).map_err(TablesError::new_err)?;
     let d = PyDict::new(py);
     d.set_item("version", h.version)?;
     d.set_item("class", CLASS_NAMES[h.class as usize])?;
@@ -163,7 +163,7 @@ pub fn lookup_benchmark<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
-    tables: Option<String>,
+    tables: Option<PathArg>,
     #[pyo3(from_py_with = "crate::args::u8_arg")] oracle: u8,
     #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
@@ -178,10 +178,9 @@ pub fn lookup_benchmark<'py>(
         )));
     }
     let with = SolverOptions {
-        lookup: tables.map(|t| load(&t)).transpose()?,
+        lookup: tables.map(|t| load(&t.0)).transpose()?,
         oracle_k: oracle,
-        tt_mb,
-        ..SolverOptions::default()
+        ..crate::solver::options_from(tt_mb, None)?
     };
     let rows = py.allow_threads(|| lookup_bench::run(positions, seed, with));
     let mut out = Vec::new();
@@ -204,20 +203,20 @@ pub fn lookup_benchmark<'py>(
 #[pyfunction]
 pub fn lookup_check(
     py: Python<'_>,
-    tables: String,
-    cls: &str,
+    tables: PathArg,
+    cls: Text,
     #[pyo3(from_py_with = "crate::args::usize_arg")] count: usize,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     #[pyo3(from_py_with = "crate::args::u32_arg")] k_min: u32,
     #[pyo3(from_py_with = "crate::args::u32_arg")] k_max: u32,
 ) -> PyResult<(usize, usize)> {
-    let c = class_index(cls)?;
+    let c = class_index(&cls)?;
     if !(1..=10).contains(&k_min) || k_min > k_max || k_max > 10 {
         return Err(TablesError::new_err(format!(
             "cards per hand must satisfy 1 <= k_min <= k_max <= 10, got {k_min}..{k_max}"
         )));
     }
-    let t = load(&tables)?;
+    let t = load(&tables.0)?;
     Ok(py.allow_threads(|| lookup_bench::check(t, c, count, seed, k_min, k_max)))
 }
 
@@ -228,12 +227,12 @@ pub fn lookup_check(
 #[pyfunction]
 pub fn lookup_selfcheck<'py>(
     py: Python<'py>,
-    cls: &str,
+    cls: Text,
     #[pyo3(from_py_with = "crate::args::usize_arg")] rows: usize,
     #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let c = class_index(cls)?;
+    let c = class_index(&cls)?;
     if rows == 0 {
         return Err(TablesError::new_err("rows must be at least 1"));
     }
@@ -254,7 +253,7 @@ pub fn lookup_selfcheck<'py>(
 #[allow(clippy::too_many_arguments)]
 pub fn lookup_estimate<'py>(
     py: Python<'py>,
-    cls: &str,
+    cls: Text,
     #[pyo3(from_py_with = "crate::args::u32_arg")] k: u32,
     #[pyo3(from_py_with = "crate::args::usize_arg")] sample: usize,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
@@ -262,7 +261,7 @@ pub fn lookup_estimate<'py>(
     walk: bool,
     half: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let c = class_index(cls)?;
+    let c = class_index(&cls)?;
     check_k(k)?;
     let method = Method { prune, walk, half };
     let (rows, per, poles, vals) =

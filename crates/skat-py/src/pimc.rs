@@ -1,13 +1,14 @@
 //! Perfect Information Monte Carlo card play for Python: conversions only. Decisions run with
 //! the GIL released.
 
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use skat_core::pimc::{self, CardValue, Decision, Pimc, PimcOptions};
 use skat_core::sampling::World;
 
-use crate::cards::{CardsArg, PyCard};
-use crate::error::IntoPyResult;
+use crate::cards::{tuple_of, CardsArg, HandsArg, PyCard};
+use crate::error::{ArgumentError, IntoPyResult};
 use crate::game::PyContract;
 use crate::inference::{stats_dict, PyInference};
 use crate::solver::options_from;
@@ -106,7 +107,32 @@ impl PyDecision {
     }
 }
 
-type WorldArg = ((CardsArg, CardsArg, CardsArg), CardsArg, Option<f64>);
+/// A given world: `(hands, skat)` or `(hands, skat, weight)` (weight None: 1). A weight too
+/// large for a float counts as infinite, which the core refuses like any non-finite weight.
+pub struct WorldArg(pub World, pub f64);
+
+impl<'py> FromPyObject<'py> for WorldArg {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let t = tuple_of(ob, 2..=3, "a world (hands, skat) or (hands, skat, weight)")?;
+        let hands: HandsArg = t.get_item(0)?.extract()?;
+        let skat: CardsArg = t.get_item(1)?.extract()?;
+        let weight = match t.get_item(2) {
+            Err(_) => 1.0,
+            Ok(w) if w.is_none() => 1.0,
+            Ok(w) => match w.extract::<f64>() {
+                Err(e) if e.is_instance_of::<PyOverflowError>(ob.py()) => f64::INFINITY,
+                x => x?,
+            },
+        };
+        Ok(WorldArg(
+            World {
+                hands: hands.0,
+                skat: skat.0,
+            },
+            weight,
+        ))
+    }
+}
 
 /// Kermit's card play: sample worlds consistent with what the seat knows, value every legal
 /// card in each world with the open-handed solver (win, then schneider, then card points),
@@ -176,12 +202,12 @@ impl PyPimc {
         py: Python<'_>,
         view: &PyView,
         #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
-        worlds: Option<Vec<Bound<'_, PyAny>>>,
+        worlds: Option<Vec<WorldArg>>,
         inference: Option<&PyInference>,
     ) -> PyResult<PyDecision> {
         if let Some(inf) = inference {
             if worlds.is_some() {
-                return Err(pyo3::exceptions::PyValueError::new_err(
+                return Err(ArgumentError::new_err(
                     "give either worlds or inference, not both",
                 ));
             }
@@ -194,28 +220,8 @@ impl PyPimc {
             return Ok(PyDecision(d));
         }
         let v = view.0.clone();
-        let given: Option<Vec<(World, f64)>> = match worlds {
-            None => None,
-            Some(list) => {
-                let mut out = Vec::with_capacity(list.len());
-                for item in list {
-                    let (hands, skat, weight): WorldArg = if let Ok(t) = item.extract() {
-                        t
-                    } else {
-                        let (h, s): ((CardsArg, CardsArg, CardsArg), CardsArg) = item.extract()?;
-                        (h, s, None)
-                    };
-                    out.push((
-                        World {
-                            hands: [hands.0 .0, hands.1 .0, hands.2 .0],
-                            skat: skat.0,
-                        },
-                        weight.unwrap_or(1.0),
-                    ));
-                }
-                Some(out)
-            }
-        };
+        let given: Option<Vec<(World, f64)>> =
+            worlds.map(|list| list.into_iter().map(|w| (w.0, w.1)).collect());
         let d = py
             .allow_threads(|| match given {
                 None => self.0.decide(&v, seed),

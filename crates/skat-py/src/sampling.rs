@@ -20,8 +20,10 @@ pub fn sample_worlds(
     #[pyo3(from_py_with = "crate::args::usize_arg")] n: usize,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
 ) -> PyResult<Vec<PyWorld>> {
-    let k = Knowledge::from_view(&view.0).py_err()?;
-    let worlds = py.allow_threads(move || k.sample_many(n, seed));
+    let v = &view.0;
+    let worlds = py
+        .allow_threads(move || skat_core::sampling::sample_worlds(v, n, seed))
+        .py_err()?;
     Ok(worlds
         .into_iter()
         .map(|w| (hands_tuple(w.hands), PyCards(w.skat)))

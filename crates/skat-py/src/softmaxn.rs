@@ -5,6 +5,7 @@ use pyo3::types::PyDict;
 use skat_core::multiplayer::skat_open::Kind;
 use skat_core::softmaxn_pimc::{self, SoftOptions};
 
+use crate::args::Text;
 use crate::cards::PyCard;
 use crate::error::IntoPyResult;
 use crate::state::PyView;
@@ -26,11 +27,11 @@ pub fn softmaxn_decide<'py>(
     #[pyo3(from_py_with = "crate::args::usize_arg")] worlds: usize,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     #[pyo3(from_py_with = "crate::args::u32_arg")] endgame: u32,
-    kind: Option<&str>,
+    kind: Option<Text>,
     infer: bool,
     generic: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let kind = kind.map(Kind::parse).transpose().py_err()?;
+    let kind = kind.map(|k| Kind::parse(&k)).transpose().py_err()?;
     let options = SoftOptions {
         worlds,
         endgame,

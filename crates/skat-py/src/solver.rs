@@ -11,7 +11,8 @@ use pyo3::types::{PyDict, PyString};
 use skat_core::solver::{self, bench, Position, SolverOptions, Stats};
 use skat_core::{Card, Contract};
 
-use crate::cards::{hands_tuple, CardArg, CardsArg, PyCard, PyCards, PyGameType};
+use crate::args::{text, PathArg, Text};
+use crate::cards::{hands_tuple, CardArg, HandsArg, PyCard, PyCards, PyGameType};
 use crate::error::{IntoPyResult, PositionError};
 use crate::game::PyContract;
 use crate::state::PyGame;
@@ -28,7 +29,7 @@ impl<'py> FromPyObject<'py> for ContractArg {
             return Ok(ContractArg(Contract::plain(g.into())));
         }
         if let Ok(s) = ob.downcast::<PyString>() {
-            return Ok(ContractArg(Contract::parse(s.to_str()?).py_err()?));
+            return Ok(ContractArg(Contract::parse(&text(s)?).py_err()?));
         }
         Err(PyTypeError::new_err(format!(
             "expected a Contract, a GameType or a declaration token like \"G\", got {}",
@@ -56,7 +57,7 @@ impl PyPosition {
     #[new]
     #[pyo3(signature = (hands, contract, declarer, leader, trick=Vec::new(), declarer_points=0, declarer_tricks=0))]
     fn new(
-        hands: (CardsArg, CardsArg, CardsArg),
+        hands: HandsArg,
         contract: ContractArg,
         #[pyo3(from_py_with = "crate::args::u8_arg")] declarer: u8,
         #[pyo3(from_py_with = "crate::args::u8_arg")] leader: u8,
@@ -66,7 +67,7 @@ impl PyPosition {
     ) -> PyResult<Self> {
         let t: Vec<Card> = trick.into_iter().map(|c| c.0).collect();
         let p = Position::new(
-            [hands.0 .0, hands.1 .0, hands.2 .0],
+            hands.0,
             contract.0,
             declarer,
             leader,
@@ -249,18 +250,18 @@ pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyRes
     };
     if let Some(d) = switches {
         for (k, v) in d.iter() {
-            let name: String = k.extract()?;
-            if name == "pcut" {
+            let name: Text = k.extract()?;
+            if &*name == "pcut" {
                 o.pcut = pcut_thousandths(v.extract()?)?;
                 continue;
             }
-            if name == "pcut_window" {
-                o.pcut_window = pcut_window_arg(v.extract()?)?;
+            if &*name == "pcut_window" {
+                o.pcut_window = pcut_window_arg(crate::args::i64_arg(&v)?)?;
                 continue;
             }
-            if name == "tables" {
-                let dir: Option<String> = v.extract()?;
-                o.lookup = dir.map(|d| crate::lookup::load(&d)).transpose()?;
+            if &*name == "tables" {
+                let dir: Option<PathArg> = v.extract()?;
+                o.lookup = dir.map(|d| crate::lookup::load(&d.0)).transpose()?;
                 continue;
             }
             let on: bool = v.extract()?;
@@ -552,10 +553,10 @@ pub fn estimator_samples<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     #[pyo3(from_py_with = "crate::args::usize_arg")] count: usize,
-    game_class: &str,
+    game_class: Text,
     #[pyo3(from_py_with = "crate::args::u32_arg")] cards: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let class = estimator_class(game_class)?;
+    let class = estimator_class(&game_class)?;
     if !(1..=10).contains(&cards) {
         return Err(PositionError::new_err(format!(
             "cards per hand must be 1..10, got {cards}"
@@ -625,7 +626,7 @@ pub fn check_estimators(data: &[u8]) -> PyResult<()> {
 #[pyo3(signature = (data, cls, cards, role, features, width))]
 pub fn estimator_estimates(
     data: Option<&[u8]>,
-    cls: &str,
+    cls: Text,
     #[pyo3(from_py_with = "crate::args::u32_arg")] cards: u32,
     #[pyo3(from_py_with = "crate::args::usize_arg")] role: usize,
     features: &[u8],
@@ -640,7 +641,7 @@ pub fn estimator_estimates(
         }
         None => e::builtin(),
     };
-    let class = estimator_class(cls)?;
+    let class = estimator_class(&cls)?;
     if width == 0 || !features.len().is_multiple_of(4 * width) {
         return Err(PositionError::new_err(
             "features are not rows of the given width",
@@ -677,7 +678,7 @@ pub fn probcut_benchmark<'py>(
     pcut: f64,
     #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
     error_scale: Option<f64>,
-    pcut_window: i64,
+    #[pyo3(from_py_with = "crate::args::i64_arg")] pcut_window: i64,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let scale = error_scale.map(error_scale_arg).transpose()?;
     let o = SolverOptions {

@@ -6,6 +6,7 @@ use skat_core::multiplayer::spades::{self, SpadesHand};
 use skat_core::multiplayer::spades_play::{self, GameConfig, GameRecord, InferenceCounts, Player};
 use skat_core::SkatError as CoreError;
 
+use crate::args::Text;
 use crate::error::IntoPyResult;
 
 /// The end of one Spades game: final scores, carried overtricks, hands played, the winning
@@ -93,11 +94,15 @@ impl PySpadesInference {
     }
 }
 
-fn players<const N: usize>(names: Vec<String>) -> Result<[Player; N], CoreError> {
+fn players<const N: usize>(names: Vec<Text>) -> Result<[Player; N], CoreError> {
     if names.len() != N {
         return Err(CoreError::parse(
             "list of Spades players (wrong length)",
-            &names.join(","),
+            &names
+                .iter()
+                .map(|n| n.0.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
         ));
     }
     let mut out = Vec::with_capacity(N);
@@ -110,8 +115,8 @@ fn players<const N: usize>(names: Vec<String>) -> Result<[Player; N], CoreError>
 /// The canonical name of a Spades player (`mOT_MT`, `mOT_g`, `soft:ML_MT`, `paranoid:MT`);
 /// raises ParseError for anything else.
 #[pyfunction]
-pub fn spades_player(name: &str) -> PyResult<String> {
-    Ok(Player::parse(name).py_err()?.name())
+pub fn spades_player(name: Text) -> PyResult<String> {
+    Ok(Player::parse(&name).py_err()?.name())
 }
 
 /// Plays one game of three-player Spades between `players` (by seat) on the deals of `seed`.
@@ -119,7 +124,7 @@ pub fn spades_player(name: &str) -> PyResult<String> {
 #[pyo3(signature = (players, seed, cards=7, target=300, max_hands=200))]
 pub fn spades_game(
     py: Python<'_>,
-    players: Vec<String>,
+    players: Vec<Text>,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     #[pyo3(from_py_with = "crate::args::usize_arg")] cards: usize,
     #[pyo3(from_py_with = "crate::args::i64_arg")] target: i64,
@@ -143,13 +148,13 @@ pub fn spades_game(
 #[pyo3(signature = (observer, opponents, seed, hands, cards=7))]
 pub fn spades_inference(
     py: Python<'_>,
-    observer: &str,
-    opponents: Vec<String>,
+    observer: Text,
+    opponents: Vec<Text>,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
     #[pyo3(from_py_with = "crate::args::u32_arg")] hands: u32,
     #[pyo3(from_py_with = "crate::args::usize_arg")] cards: usize,
 ) -> PyResult<PySpadesInference> {
-    let o = Player::parse(observer).py_err()?;
+    let o = Player::parse(&observer).py_err()?;
     let opp: [Player; 2] = players(opponents).py_err()?;
     let c = py
         .allow_threads(move || spades_play::inference_hands(&o, &opp, seed, hands, cards))
@@ -159,8 +164,8 @@ pub fn spades_inference(
 
 /// The rule-based bid of a hand (cards as text, e.g. "SA SK S5 HA DK D2 C3").
 #[pyfunction]
-pub fn spades_bid(hand: &str) -> PyResult<u8> {
-    Ok(spades::rule_bid(spades::parse_hand(hand).py_err()?))
+pub fn spades_bid(hand: Text) -> PyResult<u8> {
+    Ok(spades::rule_bid(spades::parse_hand(&hand).py_err()?))
 }
 
 /// One hand's points and the overtricks carried afterwards, given the bid, the tricks taken
@@ -178,12 +183,12 @@ pub fn spades_score(
 /// leader, searched as `player` (e.g. `mOT_g`) would search it.
 #[pyfunction]
 pub fn spades_lead(
-    hands: Vec<String>,
+    hands: Vec<Text>,
     #[pyo3(from_py_with = "crate::args::u8_list_arg")] bids: Vec<u8>,
     #[pyo3(from_py_with = "crate::args::u8_arg")] leader: u8,
-    player: &str,
+    player: Text,
 ) -> PyResult<String> {
-    let p = Player::parse(player).py_err()?;
+    let p = Player::parse(&player).py_err()?;
     if hands.len() != 3 || bids.len() != 3 {
         return Err(CoreError::InvalidCards(
             "Spades needs three hands and three bids".to_string(),

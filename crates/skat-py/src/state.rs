@@ -6,6 +6,7 @@ use pyo3::types::PyTuple;
 use skat_core::game::{Actor, Move};
 use skat_core::{record, Game, Record, Variants, View};
 
+use crate::args::Text;
 use crate::cards::{hands_tuple, PyCard, PyCards, PyGameType};
 use crate::error::IntoPyResult;
 use crate::game::{actions, ActionArg, PyAction, PyContract, PyDeal, PyGameResult, PyPhase};
@@ -180,17 +181,17 @@ impl PyGame {
     /// `variants`: the table variants as in a record's `VA[...]` field, e.g. `"kontra"` or
     /// `"kontra bock"` (default: none, the International Skat Order).
     #[new]
-    #[pyo3(signature = (deal, variants = ""))]
-    fn new(deal: PyDeal, variants: &str) -> PyResult<Self> {
-        let v = Variants::parse(variants).py_err()?;
+    #[pyo3(signature = (deal, variants = Text::default()), text_signature = "(deal, variants='')")]
+    fn new(deal: PyDeal, variants: Text) -> PyResult<Self> {
+        let v = Variants::parse(&variants).py_err()?;
         Ok(PyGame(Game::with_variants(deal.0, v)))
     }
 
     /// Replays an ISS record line through the rules (raises RecordError on any illegal move).
     /// A record without a result leaves the game where the record stops.
     #[staticmethod]
-    fn from_iss(line: &str) -> PyResult<Self> {
-        let rec = Record::parse(line).py_err()?;
+    fn from_iss(line: Text) -> PyResult<Self> {
+        let rec = Record::parse(&line).py_err()?;
         Ok(PyGame(rec.replay().py_err()?))
     }
 

@@ -179,7 +179,7 @@ def parse_card(text: str) -> Card:
     t = t.replace("10", "T")
     try:
         return Card.parse(t)
-    except (SkatError, UnicodeError):  # UnicodeError: undecodable bytes typed (surrogates)
+    except SkatError:  # also undecodable bytes typed (lone surrogates): a ParseError
         raise InputError(
             f"{quoted(text)} is not a card (cards look like CJ, HT, S7, ♥10)"
         ) from None

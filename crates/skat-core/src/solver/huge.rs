@@ -30,8 +30,11 @@ const HUGE_PAGE: usize = 2 << 20;
 impl<T: Zeroable> HugeBuf<T> {
     /// `len` zeroed elements.
     pub fn zeroed(len: usize) -> HugeBuf<T> {
-        let len = len.max(1);
-        let bytes = len * std::mem::size_of::<T>();
+        // at least one element is allocated (a layout must not be empty), but the buffer
+        // holds `len`: an empty table must not read a padding element as data
+        let bytes = (len.max(1))
+            .checked_mul(std::mem::size_of::<T>())
+            .expect("table size");
         let align = if bytes >= HUGE_PAGE {
             HUGE_PAGE
         } else {

@@ -55,6 +55,28 @@ fn file_round_trip_and_damage() {
     assert!(ClassTable::from_bytes(&other).is_err());
 }
 
+/// A shard without rows (its range empty or past the last row) is a table like any other:
+/// an empty buffer had one padding element, read as a record (a panic writing a keyed
+/// shard) or into the checksum (a dense one could not be read back).
+#[test]
+fn empty_shards_round_trip() {
+    use super::lookup_build::{build_shard, row_count, Method};
+    for class in 0..3u8 {
+        let n = row_count(class, 3);
+        for (start, end) in [(5, 2), (5, 5), (n, n + 10), (usize::MAX - 1, usize::MAX)] {
+            let (t, _) = build_shard(class, 3, start, end, Method::default(), None);
+            assert_eq!(t.rows(), 0);
+            assert_eq!(t.iter_rows().count(), 0);
+            let back = ClassTable::from_bytes(&t.to_bytes()).unwrap();
+            assert_eq!(back.rows(), 0);
+        }
+    }
+    assert_eq!(
+        ClassTable::from_rows(0, 3, Vec::new()).iter_rows().count(),
+        0
+    );
+}
+
 /// Rows with the same tentpoles share them in memory and read back unchanged.
 #[test]
 fn equal_rows_share_their_tentpoles() {

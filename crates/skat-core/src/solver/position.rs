@@ -110,7 +110,7 @@ impl Position {
                     "null declarer has already taken a trick: the game is over".to_string(),
                 ));
             }
-        } else if declarer_points + in_play > 120 {
+        } else if declarer_points.saturating_add(in_play) > 120 {
             return Err(invalid(format!(
                 "declarer_points {declarer_points} plus the {in_play} points still in play exceed 120"
             )));
@@ -325,6 +325,10 @@ mod tests {
         assert!(Position::new(d.hands, k, 0, 0, &[first], 0, 0).is_err());
         // three cards in the trick
         assert!(Position::new(h, k, 0, 0, &[first, first, first], 0, 0).is_err());
+        // card points near u32::MAX wrapped around the check and were accepted
+        for points in [u32::MAX, u32::MAX - 30, 1 << 31] {
+            assert!(Position::new(d.hands, k, 0, 0, &[], points, 0).is_err());
+        }
     }
 
     #[test]
