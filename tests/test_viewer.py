@@ -99,6 +99,40 @@ def test_the_library_keeps_at_most_its_files_and_bytes() -> None:
     lib.close()
 
 
+def test_analyses_wait_in_a_bounded_queue(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    import threading
+
+    import skat.web.viewer as viewer
+    from skat.ui.analysis import analyze_game
+    from skat.web.tables import ApiError
+
+    release = threading.Event()
+    real = analyze_game
+
+    def slow(game: skat.Game) -> Any:
+        release.wait(30)
+        return real(game)
+
+    monkeypatch.setattr(viewer, "analyze_game", slow)
+    lib = RecordLibrary(max_pending=2)
+    fid = lib.upload("\n".join(skat.random_game(s).to_iss() for s in range(4)))["id"]
+
+    async def ask(n: int) -> Any:
+        return await lib.analysis(fid, n, wait=0.01)
+
+    assert asyncio.run(ask(1)) is None and asyncio.run(ask(2)) is None  # both pending
+    assert asyncio.run(ask(1)) is None  # asking again queues nothing new
+    with pytest.raises(ApiError, match="busy") as refused:
+        asyncio.run(ask(3))
+    assert refused.value.status == 503 and 3 not in lib.files[fid].analyses
+    release.set()
+    lib.files[fid].analyses[2].result(timeout=30)
+    done = asyncio.run(lib.analysis(fid, 3, wait=30))
+    assert done is not None and done["status"] == "done"
+    lib.close()
+
+
 # ----- in the browser -------------------------------------------------------------------
 
 browser = pytest.mark.skipif(

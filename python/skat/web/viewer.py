@@ -10,8 +10,9 @@ never fatal. A game's analysis (:func:`skat.ui.analysis.analyze_game`, the solve
 card) runs on a worker thread the first time it is asked for and is kept with the file.
 
 Nothing sent can crash the server or reach another file: unknown ids and game numbers are
-404, bodies that are too large 413, files without a single readable record 422, each with
-``{"error": message}`` (:class:`~skat.web.tables.ApiError`).
+404, bodies that are too large 413, files without a single readable record 422, and a new
+analysis while :data:`MAX_PENDING` wait or run 503, each with ``{"error": message}``
+(:class:`~skat.web.tables.ApiError`).
 
 >>> import skat
 >>> lib = RecordLibrary()
@@ -43,6 +44,9 @@ from skat.web.tables import ApiError
 MAX_FILES = 32
 MAX_BYTES = 8 * 1024 * 1024
 IDLE_SECONDS = 3600.0
+MAX_PENDING = 16
+"""Analyses waiting or running at once on the viewer's one worker thread; a request for
+another is refused (503) until some finish, so that no client can queue hours of work."""
 
 
 @dataclass
@@ -141,8 +145,11 @@ class RecordLibrary:
         max_bytes: int = MAX_BYTES,
         idle_seconds: float = IDLE_SECONDS,
         analysis_seconds: float = 120.0,
+        max_pending: int = MAX_PENDING,
     ) -> None:
         self.max_files = max_files
+        self.max_pending = max_pending
+        self._queued: list[Future[GameAnalysis]] = []
         self.max_bytes = max_bytes
         self.idle_seconds = idle_seconds
         self.analysis_seconds = analysis_seconds
@@ -224,8 +231,12 @@ class RecordLibrary:
         with self.lock:
             future = rf.analyses.get(n)
             if future is None:
+                self._queued = [f for f in self._queued if not f.done()]
+                if len(self._queued) >= self.max_pending:
+                    raise ApiError(503, "the viewer is busy analysing other games: try again soon")
                 future = self.pool.submit(analyze_game, g)
                 rf.analyses[n] = future
+                self._queued.append(future)
         try:
             report = await asyncio.wait_for(
                 asyncio.shield(asyncio.wrap_future(future)), min(wait, self.analysis_seconds)
