@@ -20,7 +20,7 @@ from skat._core import (
 )
 from skat.cli import main
 from skat.players import make_player
-from skat.tables import build, info, resolve, unfinished
+from skat.tables import build, complete_sizes, info, resolve, unfinished
 from tests.test_players import play_game
 
 
@@ -294,3 +294,10 @@ def test_half_rows_are_the_low_halves_of_full_rows(null_tables: str, tmp_path: P
     assert main(["tables", "halve", null_tables, "--json", str(out)]) == 0
     assert json.loads(out.read_text())["tables"] == []
     assert main(["tables", "halve", str(tmp_path / "none")]) == 2
+
+
+def test_a_damaged_table_file_is_never_taken_as_built(tmp_path: Path) -> None:
+    (tmp_path / "null-3.skt").write_bytes(b"")  # e.g. a copy cut short
+    assert complete_sizes(str(tmp_path)) == {}
+    with pytest.raises(skat.TablesError, match="not a complete null-3 table"):
+        build(str(tmp_path), 3, ["null"], workers=1)

@@ -156,7 +156,8 @@ def build(
     ``walk``: choose tentpoles by hard-edge walks (else greedily: 10-20x more tentpoles, a
     slower build, the same values). ``prune``: remove redundant tentpoles from each row (the
     same values; the build takes longer). ``half``: store each row as its low half where
-    that has fewer tentpoles (see :func:`halve`). Finished tables are kept (resumable);
+    that has fewer tentpoles (see :func:`halve`). Finished tables are kept (resumable; a
+    table file that does not hold every row raises ``TablesError`` rather than being kept);
     ``progress(label, rows_done, rows_total)`` is called as shards finish. ``shard_rows``:
     rows per shard (default :data:`skat.defaults.TABLES_SHARD_ROWS`, null
     :data:`skat.defaults.TABLES_NULL_SHARD_ROWS`). Returns one summary
@@ -171,6 +172,10 @@ def build(
         for cls in classes:
             final = _file(out, cls, k)
             if os.path.exists(final):
+                if not _complete(final, cls, k):
+                    raise TablesError(
+                        f"{final} is not a complete {cls}-{k} table: remove it to build it again"
+                    )
                 continue
             method = (prune, walk, half)
             per = shard_rows or (
@@ -386,9 +391,17 @@ def complete_sizes(path: str) -> dict[str, list[int]]:
     for cls in CLASSES:
         for k in range(MIN_CARDS, MAX_CARDS + 1):
             f = _file(path, cls, k)
-            if os.path.exists(f) and lookup_file_header(f)["rows"] == lookup_row_count(cls, k):
+            if os.path.exists(f) and _complete(f, cls, k):
                 sizes.setdefault(cls, []).append(k)
     return sizes
+
+
+def _complete(path: str, cls: str, k: int) -> bool:
+    """Whether ``path`` is a table file whose header holds every row of ``cls-k``."""
+    try:
+        return bool(lookup_file_header(path)["rows"] == lookup_row_count(cls, k))
+    except TablesError:
+        return False
 
 
 def check(path: str, positions: int, seed: int = 1) -> list[dict[str, Any]]:
