@@ -190,3 +190,92 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     assert e.unwrapped.game.to_iss() == before
     e.reset(seed=1)
     assert e.unwrapped.game.deal == skat.Game.from_iss(before).deal
+
+
+def _state(e: Any) -> tuple[Any, ...]:
+    u = e.unwrapped
+    return (
+        u.game.to_iss(),
+        u.agent_selection,
+        list(u.agents),
+        dict(u.rewards),
+        dict(u._cumulative_rewards),
+        dict(u.terminations),
+        u._seed,
+        u._resets,
+    )
+
+
+def test_actions_of_the_wrong_type_raise_and_change_nothing() -> None:
+    """Only integers are actions: a float is not truncated to a card (1.5 was D8), a string,
+    a bool or None for the agent to act is refused like an illegal index."""
+    _pettingzoo()
+    from skat.env import env
+
+    e = env()
+    e.reset(seed=3)  # player_1 to bid; D8 (index 1) is not legal, a pass (96) is
+    before = _state(e)
+    bad = [1.5, 96.0, np.float64(96.0), float("nan"), float("inf"), "96", True, None, [96]]
+    bad += [np.array([96]), skat.Action("p"), -1, 2**70]
+    for action in bad:
+        with pytest.raises(skat.IllegalActionError) as info:
+            e.step(action)
+        assert "\n" not in str(info.value)
+        assert _state(e) == before, action
+    for action in (np.int64(enc.PASS), np.array(enc.PASS, dtype=np.uint16)):
+        e.reset(seed=3)
+        e.step(action)  # NumPy integers are integers
+        assert e.agent_selection == "player_2"
+
+
+def test_stepping_finished_agents_and_games() -> None:
+    _pettingzoo()
+    from skat.env import env, raw_env
+
+    e = env()
+    e.reset(seed=2)
+    for _ in range(3):
+        e.step(enc.PASS)  # everybody passes: the game is over, the agents still listed
+    assert all(e.terminations.values()) and e.agents
+    before = _state(e)
+    with pytest.raises(skat.IllegalActionError, match="only action is None"):
+        e.step(enc.PASS)
+    assert _state(e) == before
+    raw = e.unwrapped
+    while raw.agents:
+        raw.step(None)
+    with pytest.raises(skat.IllegalActionError, match="reset"):
+        raw.step(None)
+    # a raw environment is consistent before its first reset, on the deal that reset deals
+    fresh = raw_env()
+    fresh.step(enc.PASS)
+    fresh.reset()
+    assert fresh.game.deal == raw_env().game.deal
+
+
+def test_bad_seeds_agents_and_render_modes_raise_argument_errors() -> None:
+    _pettingzoo()
+    from skat.env import env
+
+    e = env()
+    e.reset(seed=4)
+    e.step(enc.PASS)
+    before = _state(e)
+    for seed in (-1, 2**64, 1.5, "7", True):
+        with pytest.raises(skat.ArgumentError, match=r"seed must be an integer in 0\.\."):
+            e.reset(seed=seed)
+        assert _state(e) == before
+    e.reset(seed=np.int64(5))  # raised OverflowError in the seed mixing
+    deal = e.unwrapped.game.deal
+    e.reset(seed=5)
+    assert e.unwrapped.game.deal == deal
+    e.reset(seed=2**64 - 1)
+    for agent in ("player_3", 0, None):
+        with pytest.raises(skat.ArgumentError, match="unknown agent"):
+            e.observe(agent)
+        with pytest.raises(skat.ArgumentError, match="unknown agent"):
+            e.action_space(agent)
+    modes: list[Any] = ["rgb_array", 3]
+    for mode in modes:
+        with pytest.raises(skat.ArgumentError, match="render_mode must be one of ansi, human"):
+            env(render_mode=mode)

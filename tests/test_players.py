@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -122,3 +123,76 @@ def test_rules_player_wins_most_of_its_own_games() -> None:
             played += 1
             won += int(r.won)
     assert played > 200 and won / played > 0.6
+
+
+def test_an_option_given_twice_is_refused() -> None:
+    for spec in ("pimc:worlds=4,worlds=5", "rules:aggression=0.5, aggression =1"):
+        with pytest.raises(PlayerSpecError, match=r"option (worlds|aggression) is given twice"):
+            make_player(spec)
+    with pytest.raises(PlayerSpecError, match="option worlds is given twice"):
+        make_player("iimc:inner=pimc:worlds=4;worlds=5,threads=1")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("pimc:threads=257", "option threads must be in 1..256, got 257"),
+        ("iimc:threads=300", "option threads must be in 1..256, got 300"),
+        ("pimc:seconds=0", "option seconds must be more than 0.0, got 0.0"),
+        ("kermit:seconds=-1,threads=1", "option seconds must be more than 0.0, got -1.0"),
+        ("kermit:declare_worlds=100000000000", "option declare_worlds must be in 1..100000"),
+        ("kermit:declare=-1", "option declare must be at least 0, got -1"),
+        ("softmaxn:soft_worlds=0", "option soft_worlds must be in 1..100000, got 0"),
+        ("rk:n=0", "option n must be in 1..100000, got 0"),
+        ("rk:m=100001", "option m must be in 1..100000, got 100001"),
+        ("rk:inner_candidates=0", "option inner_candidates must be in 1..10000000, got 0"),
+    ],
+)
+def test_out_of_range_options_are_named_as_written(spec: str, message: str) -> None:
+    """The spec layer knows the engines' limits, so the message names the option the user
+    wrote and what it accepts (not another option, not an engine's 'invalid position')."""
+    with pytest.raises(PlayerSpecError) as info:
+        make_player(spec)
+    text = str(info.value)
+    assert message in text and "\n" not in text and "invalid position" not in text
+
+
+def test_the_default_thread_count_fits_the_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SKAT_THREADS", "500")  # as a tournament sets it on a big machine
+    for spec in ("pimc:worlds=2", "iimc:worlds=2", "rk:n=2,m=2"):
+        player = make_player(spec)
+        assert player.engine.threads == 256  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        ("class Bot(\n", "SyntaxError: '(' was never closed (line 1)"),
+        ("raise RuntimeError('boom')\n", "RuntimeError: boom"),
+        ("import no_such_module_for_skat\n", "No module named 'no_such_module_for_skat'"),
+        ("import sys\nsys.exit(3)\n", "SystemExit: 3"),
+    ],
+)
+def test_a_player_file_that_fails_to_load(tmp_path: Path, source: str, why: str) -> None:
+    f = tmp_path / "bot.py"
+    f.write_text(source)
+    with pytest.raises(PlayerSpecError) as info:
+        make_player(f"{f}:Bot")
+    assert str(info.value) == f"player spec '{f}:Bot': cannot load {f}: {why}"
+    # nothing half-loaded stays behind: the repaired file loads
+    f.write_text("class Bot:\n    def act(self, view):\n        return view.legal_actions()[0]\n")
+    assert type(make_player(f"{f}:Bot")).__name__ == "Bot"
+
+
+def test_odd_spec_shapes() -> None:
+    for spec in (".:Thing", ".relative:Thing"):
+        with pytest.raises(PlayerSpecError, match="cannot import"):
+            make_player(spec)
+    not_text: list[Any] = [None, 3, ["rules"]]
+    for thing in not_text:
+        with pytest.raises(PlayerSpecError, match="a player spec is text"):
+            make_player(thing)
+    # blanks around the name, the class and the options are ignored, as around the spec
+    assert type(make_player(" rules : aggression = 0.5 ")).__name__ == "RulesPlayer"
+    mybot = Path(__file__).resolve().parents[1] / "examples" / "mybot.py"
+    assert type(make_player(f"{mybot} : MyBot")).__name__ == "MyBot"

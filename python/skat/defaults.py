@@ -170,11 +170,12 @@ def threads_per_worker(workers: int) -> int:
 
 
 def default_threads() -> int:
-    """Solver threads for a new player: ``SKAT_THREADS`` if set, else the CPU count."""
+    """Solver threads for a new player: ``SKAT_THREADS`` if set, else the CPU count, at most
+    :data:`THREADS_MAX` (so that a machine with more cores still gets a player)."""
     env = os.environ.get(THREADS_ENV, "")
     if env.strip().isdigit() and int(env) > 0:
-        return int(env)
-    return local_cores()
+        return min(int(env), THREADS_MAX)
+    return min(local_cores(), THREADS_MAX)
 
 
 # ----- play, serve, tournament -----------------------------------------------------------------
@@ -399,8 +400,9 @@ BCD_WORLDS = 8
 WORLDS_MAX = 100_000
 """The most worlds per decision a player or benchmark accepts."""
 
-THREADS_MAX = 1024
-"""The most solver threads a player or benchmark accepts."""
+THREADS_MAX = 256
+"""The most solver threads a player or benchmark accepts (the compiled engines' limit); a
+default thread count above it (``SKAT_THREADS``, the CPU count) is capped to it."""
 
 CANDIDATES_MAX = 10_000_000
 """The most inference candidate worlds per decision accepted."""

@@ -96,7 +96,8 @@ def _value(text: str) -> Any:
 
 
 def _options(spec: str, text: str) -> dict[str, str]:
-    """The ``key=value`` options of a spec, values as written."""
+    """The ``key=value`` options of a spec, values as written; an option given twice is
+    refused (which one was meant is not for us to guess)."""
     opts: dict[str, str] = {}
     if not text:
         return opts
@@ -104,6 +105,10 @@ def _options(spec: str, text: str) -> dict[str, str]:
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
             raise PlayerSpecError(f"player spec {spec!r}: option {part!r} is not key=value")
+        if key.strip() in opts:
+            raise PlayerSpecError(
+                f"player spec {spec!r}: option {key.strip()} is given twice; give it once"
+            )
         opts[key.strip()] = value.strip()
     return opts
 
@@ -113,7 +118,7 @@ OPTION_RANGES: dict[str, tuple[float | None, float | None]] = {
     "worlds": (1, WORLDS_MAX),
     "threads": (1, THREADS_MAX),
     "tt_mb": (1, TT_MB_MAX),
-    "seconds": (0.0, None),
+    "seconds": (0.0, None),  # and more than 0: POSITIVE_OPTIONS
     "seed": (0, SEED_MAX),
     "threshold": (0.0, 1.0),
     "unopposed": (0.0, 1.0),
@@ -124,7 +129,12 @@ OPTION_RANGES: dict[str, tuple[float | None, float | None]] = {
     "re": (0.0, 1.01),
     "paranoid": (0, 10),
     "paranoid_bid": (0, 100_000_000),
+    "declare": (0, None),
+    "declare_worlds": (1, WORLDS_MAX),
 }
+
+POSITIVE_OPTIONS = frozenset({"seconds"})
+"""Options whose lower bound in :data:`OPTION_RANGES` is excluded (a time budget of 0 s)."""
 
 
 def check_option(
@@ -141,9 +151,13 @@ def check_option(
     if not isinstance(value, int | float):
         return
     lo, hi = bounds
-    if (lo is not None and value < lo) or (hi is not None and value > hi) or value != value:
-        want = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise PlayerSpecError(f"option {name} must be in {want}, got {value}")
+    low_ok = lo is None or (value > lo if name in POSITIVE_OPTIONS else value >= lo)
+    if not low_ok or (hi is not None and value > hi) or value != value:
+        if hi is not None:
+            want = f"in {lo}..{hi}"
+        else:
+            want = f"more than {lo}" if name in POSITIVE_OPTIONS else f"at least {lo}"
+        raise PlayerSpecError(f"option {name} must be {want}, got {value}")
 
 
 def _convert(text: str, annotation: Any) -> Any:
@@ -214,7 +228,18 @@ def _parameters(factory: Callable[..., Player]) -> tuple[dict[str, Any], bool]:
     return hints, False
 
 
+def _why(e: BaseException) -> str:
+    """A one-line account of an error raised while loading a player's code."""
+    if isinstance(e, SyntaxError):
+        return f"{type(e).__name__}: {e.msg} (line {e.lineno})"
+    text = str(e) if isinstance(e, ImportError) else f"{type(e).__name__}: {e}".rstrip(": ")
+    return " ".join(text.split())
+
+
 def _load_class(spec: str, where: str, name: str) -> Callable[..., Player]:
+    """The class ``name`` of the file or module ``where``. Any error while the file or module
+    runs (a syntax error, a failing import, an exception or ``sys.exit`` at top level) is a
+    :class:`PlayerSpecError`, and a file that failed leaves nothing behind in ``sys.modules``."""
     if where.endswith(".py") or "/" in where:
         path = Path(where)
         if not path.is_file():
@@ -227,12 +252,18 @@ def _load_class(spec: str, where: str, name: str) -> Callable[..., Player]:
                 raise PlayerSpecError(f"player spec {spec!r}: cannot load {where}")
             module = importlib.util.module_from_spec(loader_spec)
             sys.modules[mod_name] = module
-            loader_spec.loader.exec_module(module)
+            try:
+                loader_spec.loader.exec_module(module)
+            except (Exception, SystemExit) as e:
+                del sys.modules[mod_name]
+                raise PlayerSpecError(
+                    f"player spec {spec!r}: cannot load {where}: {_why(e)}"
+                ) from e
     else:
         try:
             module = importlib.import_module(where)
-        except ImportError as e:
-            raise PlayerSpecError(f"player spec {spec!r}: cannot import {where}: {e}") from e
+        except (Exception, SystemExit) as e:  # a relative name is a TypeError
+            raise PlayerSpecError(f"player spec {spec!r}: cannot import {where}: {_why(e)}") from e
     cls = getattr(module, name, None)
     if cls is None or not callable(cls):
         raise PlayerSpecError(f"player spec {spec!r}: {where} has no class {name}")
@@ -278,14 +309,16 @@ def make_player(spec: str) -> Player:
     text; the options of :data:`OPTION_RANGES` must be in range. Any bad option raises
     :class:`PlayerSpecError`.
     """
+    if not isinstance(spec, str):
+        raise PlayerSpecError(f"a player spec is text, got {type(spec).__name__}")
     parts = spec.strip().split(":")
-    head = parts[0]
+    head = parts[0].strip()
     if not head:
         raise PlayerSpecError("empty player spec")
     if "." in head or "/" in head:
-        if len(parts) < 2 or not parts[1]:
+        if len(parts) < 2 or not parts[1].strip():
             raise PlayerSpecError(f"player spec {spec!r}: expected {head}:ClassName[:options]")
-        factory = _load_class(spec, head, parts[1])
+        factory = _load_class(spec, head, parts[1].strip())
         opts = _options(spec, ":".join(parts[2:]))
     else:
         if head not in _REGISTRY:

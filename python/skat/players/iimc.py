@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 from skat._core import Action, Iimc, IimcDecision, Inference, Phase, View
 from skat.defaults import (
@@ -65,7 +66,12 @@ from skat.defaults import (
     default_threads,
 )
 from skat.inference import make_inference
-from skat.players.base import PlayerSpecError, check_option, register
+from skat.players.base import (
+    OPTION_RANGES,
+    PlayerSpecError,
+    check_option,
+    register,
+)
 from skat.players.kermit import KermitPlayer
 from skat.players.pimc import doubling_action, just_doubled, position_key
 from skat.players.rules import RulesPlayer
@@ -132,6 +138,10 @@ def parse_inner(text: str) -> InnerSpec:
             raise PlayerSpecError(
                 f"inner spec {text!r}: option {part!r}; options of {kind}:"
                 f" {', '.join(_INNER_KINDS[kind])}"
+            )
+        if key.strip() in opts:
+            raise PlayerSpecError(
+                f"inner spec {text!r}: option {key.strip()} is given twice; give it once"
             )
         opts[key.strip()] = value.strip()
     if "worlds" not in opts:
@@ -243,6 +253,13 @@ class IimcPlayer:
 class RecursiveKermitPlayer:
     """Recursive Kermit RK_{n,m}: Kermit whose cards are valued by playouts of Kermit."""
 
+    option_ranges: ClassVar[dict[str, tuple[float | None, float | None]]] = {
+        "n": OPTION_RANGES["worlds"],
+        "m": OPTION_RANGES["worlds"],
+        "inner_candidates": OPTION_RANGES["candidates"],
+    }
+    """``n`` and ``m`` count worlds, ``inner_candidates`` inference candidates."""
+
     def __init__(
         self,
         n: int = RK_N,
@@ -261,14 +278,13 @@ class RecursiveKermitPlayer:
         kontra: float = KONTRA_THRESHOLD,
         re: float = RE_THRESHOLD,
     ) -> None:
-        for value in (n, m):
-            check_option("worlds", value)
+        for name, value in (("n", n), ("m", m), ("inner_candidates", inner_candidates)):
+            check_option(name, value, self.option_ranges)
         check_option("kontra", kontra)
         check_option("re", re)
         self.kontra, self.re = kontra, re
         for name, option in (("seconds", seconds), ("threads", threads), ("seed", seed)):
             check_option(name, option)
-        check_option("candidates", inner_candidates)
         # Kermit's bidding, declaration and inference (its own PIMC engine stays unused)
         self.kermit = KermitPlayer(
             threshold=threshold,

@@ -35,7 +35,7 @@ the generic models change) and every ``kermit`` option.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from skat._core import Action, GameType, Phase, View, softmaxn_decide
 from skat.defaults import (
@@ -43,6 +43,7 @@ from skat.defaults import (
     SOFTMAXN_DEFENDER,
     SOFTMAXN_ENDGAME,
     SOFTMAXN_WORLDS,
+    WORLDS_MAX,
 )
 from skat.players.base import PlayerSpecError, check_option, register
 from skat.players.kermit import KermitPlayer
@@ -61,6 +62,12 @@ MODELS = ("generic", "zero-sum")
 class SoftmaxnPlayer(KermitPlayer):
     """Kermit with soft-max^n endgames over partial-order models of the other seats."""
 
+    option_ranges: ClassVar[dict[str, tuple[float | None, float | None]]] = {
+        "endgame": (1, 10),
+        "soft_worlds": (1, WORLDS_MAX),
+    }
+    """The ranges of its own options (the spec parser checks them by name)."""
+
     def __init__(
         self,
         endgame: int = SOFTMAXN_ENDGAME,
@@ -71,9 +78,8 @@ class SoftmaxnPlayer(KermitPlayer):
         models: str = "generic",
         **kermit: Any,
     ) -> None:
-        if not 1 <= endgame <= 10:
-            raise PlayerSpecError(f"option endgame must be in 1..10, got {endgame}")
-        check_option("worlds", soft_worlds)
+        check_option("endgame", endgame, self.option_ranges)
+        check_option("soft_worlds", soft_worlds, self.option_ranges)
         if declarer not in DECLARER_KINDS:
             raise PlayerSpecError(
                 f"option declarer must be one of {', '.join(DECLARER_KINDS)}, got {declarer!r}"
