@@ -536,13 +536,19 @@ mod tests {
         assert!(Sides::parse("X").is_err());
     }
 
-    #[test]
-    fn uniform_tables_give_uniform_weights_and_resampling_keeps_counts() {
+    /// Deal 5 after an auction won at 18, the skat picked up, a discard and clubs declared.
+    fn declared_after_pickup() -> Game {
         let mut g = auction(&["18", "p", "p"], 5);
         g.apply_token("s").unwrap();
         let d = g.legal_actions()[0];
         g.apply(d).unwrap();
         g.apply_token("C").unwrap();
+        g
+    }
+
+    #[test]
+    fn uniform_tables_give_uniform_weights_and_resampling_keeps_counts() {
+        let g = declared_after_pickup();
         let t = BidTables::uniform();
         for seat in 0..3u8 {
             let v = g.view(seat);
@@ -574,11 +580,7 @@ mod tests {
 
     #[test]
     fn counts_beyond_the_limits_are_refused_before_any_allocation() {
-        let mut g = auction(&["18", "p", "p"], 5);
-        g.apply_token("s").unwrap();
-        let d = g.legal_actions()[0];
-        g.apply(d).unwrap();
-        g.apply_token("C").unwrap();
+        let g = declared_after_pickup();
         let t = BidTables::uniform();
         let inf = Inference {
             tables: &t,
