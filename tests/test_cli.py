@@ -11,6 +11,7 @@ import pytest
 
 import skat
 from skat.cli import build_parser, main
+from skat.ui.common import contract_name
 from tests.conftest import iss_files
 
 
@@ -74,6 +75,10 @@ def test_play_watch_prints_a_whole_game(tmp_path: Path) -> None:
     )
     assert r.returncode == 0, r.stderr
     assert "Result:" in r.stdout and "(;GM[Skat]PC[skat]" in r.stdout
+    game = skat.Game.from_iss(rec.read_text().strip())
+    if game.contract is not None:  # the contract in words, not a Python repr
+        named = contract_name(game.contract)
+        assert f"declares {game.contract} ({named})" in r.stdout and "Contract(" not in r.stdout
     # the record written is the game printed, and it replays to its result
     (line,) = rec.read_text().splitlines()
     assert line in r.stdout.replace("\n", "")

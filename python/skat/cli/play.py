@@ -18,6 +18,7 @@ from skat.cli import checks
 from skat.cli.checks import OptionError
 from skat.cli.deal import first_deal
 from skat.display import SEAT_NAMES, hand_markup, result_line
+from skat.ui.common import contract_name
 from skat.ui.words import LANGS
 
 SEATS = {"forehand": 0, "middlehand": 1, "rearhand": 2, "0": 0, "1": 1, "2": 2}
@@ -85,7 +86,8 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
             console.print(f"  seat {seat} discards {hand_markup(action.cards)}")
         elif kind == "declare":
             k = action.contract
-            console.print(f"[bold]  seat {seat} declares {k} ({k!r}) at bid {game.bid}[/bold]")
+            named = escape(contract_name(k)) if k is not None else "?"
+            console.print(f"[bold]  seat {seat} declares {k} ({named}) at bid {game.bid}[/bold]")
         elif kind == "play" and not game.trick and game.tricks:
             leader, cards, winner = game.tricks[-1]
             shown = "  ".join(f"{(leader + i) % 3}:{card_markup(c)}" for i, c in enumerate(cards))

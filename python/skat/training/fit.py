@@ -327,13 +327,25 @@ def _folds(n: int, k: int = 2) -> list[np.ndarray]:
     return [np.arange(f, n, k) for f in range(k)]
 
 
+FIT_MIN_GAMES = 20
+"""The fewest declared games of a family (suit, grand, null) its fit needs."""
+
+
+def _too_few(family: str, n: int) -> str:
+    return (
+        f"too few {family} games to fit ({n}, at least {FIT_MIN_GAMES} needed); give more"
+        " games, e.g. training contracts (skat train bidding --games N, which covers every"
+        " family)"
+    )
+
+
 def _fit_family(
     samples: Sequence[Sample], family: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     rows = _trump_rows(samples)
     n = len(samples)
-    if n < 20:
-        raise SkatError(f"too few {family} games to fit ({n}); generate more training games")
+    if n < FIT_MIN_GAMES:
+        raise SkatError(_too_few(family, n))
     feats = np.zeros((n, 7))
     for fold in _folds(n):
         rest = np.setdiff1d(np.arange(n), fold)
@@ -399,8 +411,8 @@ def _null_fit(
     samples: Sequence[Sample], prior: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     n = len(samples)
-    if n < 20:
-        raise SkatError(f"too few null games to fit ({n}); generate more training games")
+    if n < FIT_MIN_GAMES:
+        raise SkatError(_too_few("null", n))
     x = np.zeros((n, 3))
     for fold in _folds(n):
         rest = [samples[i] for i in np.setdiff1d(np.arange(n), fold)]
