@@ -146,6 +146,8 @@ def test_an_option_given_twice_is_refused() -> None:
         ("rk:n=0", "option n must be in 1..100000, got 0"),
         ("rk:m=100001", "option m must be in 1..100000, got 100001"),
         ("rk:inner_candidates=0", "option inner_candidates must be in 1..10000000, got 0"),
+        ("rules:aggression=-5", "option aggression must be in -1.0..10.0, got -5"),
+        ("rules:aggression=1e308", "option aggression must be in -1.0..10.0, got 1e+308"),
     ],
 )
 def test_out_of_range_options_are_named_as_written(spec: str, message: str) -> None:

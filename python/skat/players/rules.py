@@ -9,6 +9,7 @@ declarers duck, null defenders try to leave the declarer on top.
 from __future__ import annotations
 
 import itertools
+from typing import ClassVar
 
 from skat._core import (
     Action,
@@ -25,7 +26,7 @@ from skat._core import (
     matadors,
     trick_winner,
 )
-from skat.players.base import register
+from skat.players.base import check_option, register
 from skat.players.ramsch import ramsch_rules_action
 
 SUIT_TYPES = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS)
@@ -136,9 +137,18 @@ def _strong_defence(hand: Cards, gt: GameType) -> bool:
 
 @register("rules")
 class RulesPlayer:
-    """A rule-based baseline in the spirit of XSkat (bidding by strength, card-play heuristics)."""
+    """A rule-based baseline in the spirit of XSkat (bidding by strength, card-play heuristics).
+
+    ``aggression`` scales the highest bid it makes by ``1 + aggression``: -1 never bids, 1
+    bids up to twice its hand's value (range -1..10).
+    """
+
+    option_ranges: ClassVar[dict[str, tuple[float | None, float | None]]] = {
+        "aggression": (-1.0, 10.0)
+    }
 
     def __init__(self, aggression: float = 0.0) -> None:
+        check_option("aggression", aggression, self.option_ranges)
         self.aggression = aggression
 
     def new_game(self, seat: int, seed: int) -> None:
