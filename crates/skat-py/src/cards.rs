@@ -502,6 +502,16 @@ impl<'py> FromPyObject<'py> for HandsArg {
     }
 }
 
+/// The world held in the first two items of `t`: `(hands, skat, ...)`.
+pub fn world_of(t: &Bound<'_, PyTuple>) -> PyResult<skat_core::sampling::World> {
+    let hands: HandsArg = t.get_item(0)?.extract()?;
+    let skat: CardsArg = t.get_item(1)?.extract()?;
+    Ok(skat_core::sampling::World {
+        hands: hands.0,
+        skat: skat.0,
+    })
+}
+
 /// Three hands (seats 0, 1, 2) as a Python tuple of `Cards`.
 pub fn hands_tuple(h: [Cards; 3]) -> (PyCards, PyCards, PyCards) {
     (PyCards(h[0]), PyCards(h[1]), PyCards(h[2]))

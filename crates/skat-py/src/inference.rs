@@ -7,7 +7,7 @@ use skat_core::sampling::{check_count, World, MAX_CANDIDATES};
 
 use crate::args::Text;
 use crate::bidding::PyBiddingTables;
-use crate::cards::{hands_tuple, tuple_of, CardsArg, HandsArg, PyCard, PyCards};
+use crate::cards::{hands_tuple, tuple_of, world_of, CardsArg, PyCard, PyCards};
 use crate::error::{IntoPyResult, InvalidCardsError, PositionError};
 use crate::state::PyView;
 
@@ -57,12 +57,7 @@ pub struct WorldIn(World);
 impl<'py> FromPyObject<'py> for WorldIn {
     fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
         let t = tuple_of(ob, 2..=2, "a world (hands, skat)")?;
-        let hands: HandsArg = t.get_item(0)?.extract()?;
-        let skat: CardsArg = t.get_item(1)?.extract()?;
-        Ok(WorldIn(World {
-            hands: hands.0,
-            skat: skat.0,
-        }))
+        Ok(WorldIn(world_of(&t)?))
     }
 }
 

@@ -7,7 +7,7 @@ use pyo3::types::PyDict;
 use skat_core::pimc::{self, CardValue, Decision, Pimc, PimcOptions};
 use skat_core::sampling::World;
 
-use crate::cards::{tuple_of, CardsArg, HandsArg, PyCard};
+use crate::cards::{tuple_of, world_of, CardsArg, PyCard};
 use crate::error::{ArgumentError, IntoPyResult};
 use crate::game::PyContract;
 use crate::inference::{stats_dict, PyInference};
@@ -114,8 +114,7 @@ pub struct WorldArg(pub World, pub f64);
 impl<'py> FromPyObject<'py> for WorldArg {
     fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
         let t = tuple_of(ob, 2..=3, "a world (hands, skat) or (hands, skat, weight)")?;
-        let hands: HandsArg = t.get_item(0)?.extract()?;
-        let skat: CardsArg = t.get_item(1)?.extract()?;
+        let world = world_of(&t)?;
         let weight = match t.get_item(2) {
             Err(_) => 1.0,
             Ok(w) if w.is_none() => 1.0,
@@ -124,13 +123,7 @@ impl<'py> FromPyObject<'py> for WorldArg {
                 x => x?,
             },
         };
-        Ok(WorldArg(
-            World {
-                hands: hands.0,
-                skat: skat.0,
-            },
-            weight,
-        ))
+        Ok(WorldArg(world, weight))
     }
 }
 

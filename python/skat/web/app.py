@@ -166,17 +166,26 @@ def _int_param(request: Request, key: str) -> int | None:
     text = request.query_params.get(key)
     if text is None:
         return None
-    if not (text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS):
+    number = _whole(text)
+    if number is None:
         raise ApiError(400, f"{key}: a whole number of at most {MAX_DIGITS} digits")
-    return int(text)
+    return number
 
 
 def _game_number(request: Request) -> int:
     """The game number ``n`` of the path (404 unless a whole number)."""
     text = request.path_params["n"]
-    if not (text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS):
+    number = _whole(text)
+    if number is None:
         raise ApiError(404, f"no game {text[:40]!r}")
-    return int(text)
+    return number
+
+
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number of ASCII digits (at most :data:`MAX_DIGITS`), else None."""
+    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS:
+        return int(text)
+    return None
 
 
 Handler = Callable[[Request], Awaitable[Response]]
