@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import skat
-from skat.records import replay_file
+from skat.records import iter_records, read_records, replay_file
 from tests.conftest import iss_files
 
 
@@ -107,6 +107,18 @@ def test_read_iss_reports_file_and_line(tmp_path: Path) -> None:
     assert next(it).to_iss() == good
     with pytest.raises(skat.RecordError, match=r"games.sgf:3"):
         next(it)
+
+
+def test_record_collections_skip_comments_and_name_file_and_line(tmp_path: Path) -> None:
+    games = [skat.random_game(seed).to_iss() for seed in range(3)]
+    folder = tmp_path / "shards"
+    folder.mkdir()
+    (folder / "a.iss").write_text(f"# made by a test\n{games[0]}\n\n{games[1]}\n")
+    (folder / "b.iss.gz").write_bytes(gzip.compress(f"{games[2]}\n# the end\n".encode()))
+    (folder / "notes.txt").write_text("not a record file\n")
+    a, b = str(folder / "a.iss"), str(folder / "b.iss.gz")
+    assert list(iter_records([folder])) == [(a, 2, games[0]), (a, 4, games[1]), (b, 1, games[2])]
+    assert read_records([folder]) == games
 
 
 def test_a_damaged_gzip_file_is_a_record_error_naming_it(tmp_path: Path) -> None:

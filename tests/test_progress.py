@@ -1,19 +1,24 @@
-"""Progress reporting of long commands when the output is not a terminal (logs).
+"""Progress reporting of long commands when the output is not a terminal (logs), and the
+files they write.
 
-Checks :func:`skat.display.progress_bar` and :class:`skat.display.PlainProgress` with a
-controlled clock: lines at each tenth of the work, never closer than the gap, none for short
-work, on stderr and never in the results console.
+Checks :func:`skat.display.progress_bar`, :func:`skat.display.progress_task` and
+:class:`skat.display.PlainProgress` with a controlled clock: lines at each tenth of the work,
+never closer than the gap, none for short work, on stderr and never in the results console;
+and :func:`skat.display.save_outputs` (``--json`` and ``--plot``).
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from skat.display import PlainProgress, progress_bar
+from skat import display
+from skat.display import PlainProgress, progress_bar, progress_task, save_outputs
 
 
 class Clock:
@@ -105,3 +110,40 @@ def test_times_count_from_the_task_start(capsys: pytest.CaptureFixture[str]) -> 
     assert lines(capsys.readouterr().err) == [
         "trees: 1/2 (50%), 0:01:00 elapsed, about 0:01:00 left"
     ]
+
+
+def test_a_task_reports_what_is_done_and_a_total_learned_on_the_way(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clock = Clock()
+    bar, out = plain(clock, gap=0.0)
+    monkeypatch.setattr(display, "progress_bar", lambda console: bar)
+    with progress_task(Console(file=out), "games") as progress:
+        clock.now = 10.0
+        progress(1)
+        progress(2, 4)
+    assert lines(capsys.readouterr().err) == [
+        "games: 1, 0:00:10 elapsed",
+        "games: 2/4 (50%), 0:00:10 elapsed, about 0:00:10 left",
+    ]
+
+
+def test_outputs_are_the_json_then_the_plot_with_its_path(tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=1000)
+    report, png = tmp_path / "report.json", tmp_path / "[b]plot.png"
+    drawn: list[tuple[object, str, bool]] = []
+
+    def draw(data: object, path: str) -> None:
+        drawn.append((data, path, report.exists()))
+
+    save_outputs(console, {"a": 1}, str(report), str(png), draw, "figure")
+    assert json.loads(report.read_text()) == {"a": 1}
+    assert drawn == [({"a": 1}, str(png), True)]
+    assert out.getvalue() == f"figure: {png}\n"  # the path as it is, never markup
+
+    def never(data: object, path: str) -> None:
+        raise AssertionError(path)
+
+    save_outputs(console, {"a": 2}, None, "", never)
+    assert out.getvalue().count("\n") == 1

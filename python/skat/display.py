@@ -4,7 +4,9 @@ The one home of the seat names (:data:`SEAT_NAMES`, seat 0 forehand) and of the 
 and the plain card text (:func:`card_text`, ``♥10``); the front ends in :mod:`skat.ui` and
 :mod:`skat.web` and the commands all take them from here, so a card or a seat reads the same
 everywhere. The progress of long commands is a rich bar in a terminal and plain lines on
-stderr in a log (:func:`progress_bar`). Nothing here reads input or changes a game.
+stderr in a log (:func:`progress_bar`, :func:`progress_task`); their ``--json`` and ``--plot``
+files are written by :func:`save_json` and :func:`save_outputs`. Nothing here reads input or
+changes a game.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     Progress,
@@ -110,6 +114,35 @@ def progress_bar(console: Console) -> Progress:
     if console.is_terminal:
         return Progress(*columns, console=console, transient=True)
     return PlainProgress(*columns, console=console, transient=True)
+
+
+class Progressed(Protocol):
+    """The callback of :func:`progress_task`: ``done`` so far, and the ``total`` when the work
+    reports it as it runs."""
+
+    def __call__(self, done: float, total: float | None = None) -> None: ...
+
+
+@contextmanager
+def progress_task(
+    console: Console, description: str, total: float | None = None
+) -> Iterator[Progressed]:
+    """:func:`progress_bar` with one task, for work that reports how much of it is done: yields
+    the callback that sets the task's completed count (and its total, when given; ``None``
+    leaves it as it is).
+
+    >>> import io
+    >>> with progress_task(Console(file=io.StringIO()), "deals", 4) as progress:
+    ...     progress(1)
+    ...     progress(3, 6)
+    """
+    with progress_bar(console) as bar:
+        task = bar.add_task(description, total=total)
+
+        def progress(done: float, total: float | None = None) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield progress
 
 
 def _clock_text(seconds: float) -> str:
@@ -207,3 +240,20 @@ def save_json(path: str | os.PathLike[str] | None, data: Any) -> None:
     if path:
         with open(path, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=2)
+
+
+def save_outputs(
+    console: Console,
+    data: Any,
+    json_path: str | None,
+    plot_path: str | None = None,
+    plot: Callable[[Any, str], object] | None = None,
+    label: str = "plot",
+) -> None:
+    """The ``--json FILE`` and ``--plot PNG`` options of a command: ``data`` as JSON to
+    ``json_path`` (:func:`save_json`), then ``plot(data, plot_path)`` and the line ``LABEL:
+    PATH`` on ``console``; an empty path writes nothing."""
+    save_json(json_path, data)
+    if plot_path and plot is not None:
+        plot(data, plot_path)
+        console.print(f"{label}: {escape(plot_path)}")

@@ -1,6 +1,10 @@
 """ISS game records (one ``(;GM[Skat]...;)`` per line): naming a record's players, reading
 files of records into replayed games, and checking them.
 
+Every reader skips blank lines; the readers of record collections (:func:`iter_records`,
+:func:`read_records`) also skip ``#`` comment lines, while :func:`read_iss` and
+:func:`replay_file`, which check one file, report such a line as a record that does not read.
+
 ``Game.to_iss`` writes a record whose header is always :data:`PLAIN_HEADER` (place ``skat``,
 players ``0 1 2``); :func:`named_record` is the one place that puts a place, an ID and the
 players' names there instead, escaping ``\\`` and ``]`` as ISS values require.
@@ -124,13 +128,20 @@ def record_files(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
     return out
 
 
+def iter_records(paths: Sequence[str | os.PathLike[str]]) -> Iterator[tuple[str, int, str]]:
+    """Yields ``(file, line_number, record)`` for every record of ISS files or directories of
+    them (see :func:`record_files`), in file and line order: gzip files are read decompressed,
+    blank lines and ``#`` comment lines skipped (:func:`iter_record_lines`, which yields the
+    comments, raises ``RecordError`` for damaged gzip data)."""
+    for path in record_files(paths):
+        for number, line in iter_record_lines(path):
+            if not line.startswith("#"):
+                yield path, number, line
+
+
 def read_records(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
-    """Record lines of ISS files or directories of them (see :func:`record_files`; gzip
-    files are read decompressed; blank lines and ``#`` comments skipped)."""
-    out: list[str] = []
-    for p in record_files(paths):
-        out.extend(line for _, line in iter_record_lines(p) if not line.startswith("#"))
-    return out
+    """The record lines of :func:`iter_records`."""
+    return [line for _, _, line in iter_records(paths)]
 
 
 @dataclass

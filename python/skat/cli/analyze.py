@@ -15,7 +15,7 @@ from rich.table import Table
 from skat import defaults
 from skat.analysis.pipma import TRICKS
 from skat.cli import checks
-from skat.display import progress_bar, save_json
+from skat.display import progress_task, save_json
 
 ANALYZE_HELP = """\
 Perfect-information post-mortem analysis (PIPMA) of finished games: for every
@@ -60,16 +60,11 @@ def _rate(value: float | None, digits: int = 3) -> str:
 def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
     from skat.analysis.records import analyze_files, plot_by_trick, plot_thresholds
 
-    with progress_bar(console) as progress:
-        task = progress.add_task("analysing", total=None)
-
-        def on_progress(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
-
+    with progress_task(console, "analysing") as progress:
         report = analyze_files(
             args.records,
             workers=args.workers,
-            progress=on_progress,
+            progress=progress,
             thresholds=args.thresholds or bool(args.threshold_plot),
             calibration=args.calibration,
         )

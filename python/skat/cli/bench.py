@@ -22,6 +22,11 @@ from skat.cli.bench_solver import add_solver_command
 from skat.display import progress_bar, save_json
 
 
+def _spread(s: dict[str, float], digits: int) -> list[str]:
+    """The median, mean, 95th percentile and maximum of a timing summary, as table cells."""
+    return [f"{s[k]:.{digits}f}" for k in ("median", "mean", "p95", "max")]
+
+
 def check_bench_pimc(args: argparse.Namespace) -> None:
     if args.game_player is not None:
         checks.check_specs("--game-player", [args.game_player], (1,))
@@ -63,14 +68,7 @@ def cmd_bench_pimc(args: argparse.Namespace, console: Console) -> int:
     if out["game_seconds"]:
         rows.append((f"full game, three {out['player']}", out["game_seconds"]))
     for name, s in rows:
-        table.add_row(
-            name,
-            str(s["n"]),
-            f"{s['median']:.3f}",
-            f"{s['mean']:.3f}",
-            f"{s['p95']:.3f}",
-            f"{s['max']:.3f}",
-        )
+        table.add_row(name, str(s["n"]), *_spread(s, 3))
     console.print(table)
     save_json(args.json, out)
     return 0
@@ -94,10 +92,7 @@ def cmd_bench_bidding(args: argparse.Namespace, console: Console) -> int:
         "pickup_value_ms": "pick-up value (231 skats x 66 discards x 7 contracts)",
     }
     for key, label in names.items():
-        t = out[key]
-        table.add_row(
-            label, f"{t['median']:.2f}", f"{t['mean']:.2f}", f"{t['p95']:.2f}", f"{t['max']:.2f}"
-        )
+        table.add_row(label, *_spread(out[key], 2))
     console.print(table)
     save_json(args.json, out)
     return 0
@@ -121,13 +116,9 @@ def cmd_bench_inference(args: argparse.Namespace, console: Console) -> int:
     for col in ("seat", "median", "mean", "p95", "max", "nonzero", "effective", "fallbacks"):
         table.add_column(col, justify="right")
     for side in ("declarer", "defender"):
-        t = out[f"{side}_ms"]
         table.add_row(
             side,
-            f"{t['median']:.2f}",
-            f"{t['mean']:.2f}",
-            f"{t['p95']:.2f}",
-            f"{t['max']:.2f}",
+            *_spread(out[f"{side}_ms"], 2),
             f"{out[f'{side}_nonzero_share']:.1%}",
             f"{out[f'{side}_effective']:.0f}",
             str(out[f"{side}_fallbacks"]),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from functools import partial
 from typing import Any
 
 from rich.console import Console
@@ -17,7 +18,7 @@ from rich.table import Table
 
 from skat._core import RecordError
 from skat.cli import checks
-from skat.display import save_json
+from skat.display import save_outputs
 
 HELP = """\
 Splits each player's points per list in a record file (those of 'skat tournament --records'
@@ -102,10 +103,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 f"had {escape(label)}'s card play never fallen short of the open-handed verdict:"
                 f" {better} points per list"
             )
-    save_json(args.json, result)
-    if args.plot:
-        plot_breakdown(result, args.plot, title=os.path.basename(args.records))
-        console.print(f"plot: {escape(args.plot)}")
+    title = os.path.basename(args.records)
+    save_outputs(console, result, args.json, args.plot, partial(plot_breakdown, title=title))
     return 0
 
 

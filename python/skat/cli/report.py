@@ -16,7 +16,7 @@ from skat import defaults
 from skat._core import Game, RecordError
 from skat.cli import checks
 from skat.cli.checks import OptionError
-from skat.display import progress_bar, save_json
+from skat.display import progress_task, save_outputs
 
 BIDDING_HELP = """\
 Calibration of a bidding model: on held-out games (--data), predicted against actual declarer
@@ -59,25 +59,15 @@ def cmd_report_bidding(args: argparse.Namespace, console: Console) -> int:
         workers=args.workers,
         ray=args.ray,
     )
-    with progress_bar(console) as bar:
-        task = bar.add_task("solving", total=None)
-        report = bidding_report(
-            model,
-            args.data or [],
-            args.iss or [],
-            checks,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
-        )
+    with progress_task(console, "solving") as progress:
+        report = bidding_report(model, args.data or [], args.iss or [], checks, progress=progress)
     for name, option in (("held_out", "--data"), ("human", "--iss")):
         section = report["sections"].get(name)
         if section is not None and not section["games"]:
             raise OptionError(option, "no declared game in the records given")
     for table in report_tables(report):
         console.print(table)
-    if args.plot:
-        plot_calibration(report, args.plot)
-        console.print(f"calibration plot: {args.plot}")
-    save_json(args.json, report)
+    save_outputs(console, report, args.json, args.plot, plot_calibration, "calibration plot")
     return 0
 
 
@@ -85,19 +75,16 @@ def _games(paths: list[str], max_games: int) -> list[Game]:
     """The games of the ``--data`` record files (the first ``max_games``, 0 for all);
     :class:`OptionError` for a record that does not replay (with its file and line) or no
     record at all."""
-    from skat.records import iter_record_lines, record_files
+    from skat.records import iter_records
 
     games: list[Game] = []
-    for path in record_files(paths):
-        for number, line in iter_record_lines(path):
-            if max_games and len(games) == max_games:
-                return games
-            if line.startswith("#"):
-                continue
-            try:
-                games.append(Game.from_iss(line))
-            except RecordError as e:
-                raise OptionError("--data", f"{path}:{number}: {e}") from e
+    for path, number, line in iter_records(paths):
+        if max_games and len(games) == max_games:
+            return games
+        try:
+            games.append(Game.from_iss(line))
+        except RecordError as e:
+            raise OptionError("--data", f"{path}:{number}: {e}") from e
     if not games:
         raise OptionError("--data", "no game in the records given")
     return games
@@ -109,14 +96,9 @@ def cmd_report_inference(args: argparse.Namespace, console: Console) -> int:
 
     games = _games(args.data, args.max_games)
     inference = default_tables().compile(args.sides, args.candidates)
-    with progress_bar(console) as bar:
-        task = bar.add_task(f"{len(games)} games", total=None)
+    with progress_task(console, f"{len(games)} games") as progress:
         report = inference_report(
-            games,
-            inference,
-            candidates=args.candidates,
-            seed=args.seed,
-            progress=lambda n: bar.update(task, completed=n),
+            games, inference, candidates=args.candidates, seed=args.seed, progress=progress
         )
     t = Table(title=f"probability of the true holder of a hidden card ({report['views']} views)")
     for col in ("game type", "side", "views", "inference", "uniform", "log gain / card"):
@@ -133,10 +115,7 @@ def cmd_report_inference(args: argparse.Namespace, console: Console) -> int:
     console.print(t)
     if report["fallbacks"]:
         console.print(f"{report['fallbacks']} view(s) where every candidate had weight zero")
-    if args.plot:
-        plot_report(report, args.plot)
-        console.print(f"plot: {args.plot}")
-    save_json(args.json, report)
+    save_outputs(console, report, args.json, args.plot, plot_report)
     return 0
 
 

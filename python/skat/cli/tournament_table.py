@@ -16,7 +16,7 @@ from rich.table import Table
 
 from skat import defaults
 from skat.cli import checks
-from skat.display import progress_bar, save_json
+from skat.display import progress_task, save_json
 
 TABLE_HELP = """\
 Every candidate plays the same deals against two clones of every benchmark
@@ -61,12 +61,8 @@ def cmd_table(args: argparse.Namespace, console: Console) -> int:
     seed = checks.draw_seed(args.seed, console)
     if args.records_dir:
         os.makedirs(args.records_dir, exist_ok=True)
-    with progress_bar(console) as progress:
-        task = progress.add_task("cells", total=len(args.candidates) * len(args.benchmarks))
-
-        def on_progress(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
-
+    cells = len(args.candidates) * len(args.benchmarks)
+    with progress_task(console, "cells", cells) as progress:
         result = run_table(
             args.candidates,
             args.benchmarks,
@@ -74,7 +70,7 @@ def cmd_table(args: argparse.Namespace, console: Console) -> int:
             seed=seed,
             workers=args.workers,
             records_dir=args.records_dir,
-            progress=on_progress,
+            progress=progress,
             ray=args.ray,
         )
     table = Table(

@@ -20,7 +20,7 @@ from skat import defaults
 from skat._core import SkatError
 from skat.cli import checks, train_estimators, train_selfplay
 from skat.cli.checks import OptionError
-from skat.display import progress_bar
+from skat.display import progress_bar, progress_task, save_outputs
 
 BIDDING_HELP = """\
 Learn the 10+2 bidding evaluation from played games.
@@ -183,7 +183,6 @@ def check_curve(args: argparse.Namespace) -> None:
 
 def cmd_train_curve(args: argparse.Namespace, console: Console) -> int:
     from skat.bidding.model import BiddingModel, default_model
-    from skat.display import save_json
     from skat.records import read_records
     from skat.training.curve import curve_sizes, learning_curve, plot_curve
     from skat.training.fit import samples_from_records, split
@@ -221,10 +220,7 @@ def cmd_train_curve(args: argparse.Namespace, console: Console) -> int:
         ]
         t.add_row(name, f"{pt['log_loss']:.4f}", f"{pt['brier']:.4f}", *cal)
     console.print(t)
-    if args.plot:
-        plot_curve(curve, args.plot)
-        console.print(f"plot: {args.plot}")
-    save_json(args.json, curve)
+    save_outputs(console, curve, args.json, args.plot, plot_curve)
     return 0
 
 
@@ -240,15 +236,14 @@ the ten dealt cards' features with those points make one labelled hand. Writes t
 def cmd_train_knn(args: argparse.Namespace, console: Console) -> int:
     from skat.training.knn import build_model
 
-    with progress_bar(console) as bar:
-        task = bar.add_task("labelling deals", total=args.deals)
+    with progress_task(console, "labelling deals", args.deals) as progress:
         model = build_model(
             args.deals,
             args.seed,
             args.k,
             workers=args.workers,
             ray=args.ray,
-            progress=lambda n: bar.update(task, completed=n),
+            progress=progress,
             note={"command": checks.command_line()},
         )
     model.save(args.out)
@@ -273,14 +268,13 @@ def cmd_train_inference(args: argparse.Namespace, console: Console) -> int:
     from skat.training.inference_tables import count_auctions
 
     start = time.time()
-    with progress_bar(console) as bar:
-        task = bar.add_task("auctions", total=args.deals)
+    with progress_task(console, "auctions", args.deals) as progress:
         counts, hands = count_auctions(
             args.deals,
             seed=args.seed,
             bidder=args.bidder,
             workers=args.workers,
-            progress=lambda n: bar.update(task, completed=n),
+            progress=progress,
             ray=args.ray,
         )
     note = {

@@ -18,7 +18,7 @@ from rich.table import Table
 from skat import defaults
 from skat.cli import checks
 from skat.cli.checks import OptionError
-from skat.display import progress_bar
+from skat.display import progress_task
 
 if TYPE_CHECKING:
     from skat.training.selfplay import SelfplayConfig
@@ -81,12 +81,7 @@ def cmd_train_selfplay(args: argparse.Namespace, console: Console) -> int:
         f"self-play into {args.out}: games 0..{args.games - 1}, seed {args.seed},"
         f" {checks.workers_text(args)}"
     )
-    with progress_bar(console) as bar:
-        task = bar.add_task("playing", total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with progress_task(console, "playing") as progress:
         try:
             summary = selfplay(
                 args.out,
@@ -94,7 +89,7 @@ def cmd_train_selfplay(args: argparse.Namespace, console: Console) -> int:
                 config,
                 workers=args.workers,
                 ray=args.ray,
-                progress=advance,
+                progress=progress,
                 command=checks.command_line(),
             )
         except KeyboardInterrupt:

@@ -15,7 +15,7 @@ the same way; this module holds the words they both use. Nothing here draws or r
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from skat import defaults
@@ -214,28 +214,35 @@ def contract_name(contract: Contract, words: dict[str, str] = CONTRACT_WORDS) ->
     return ", ".join(parts)
 
 
-def action_text(action: Action, you: bool = False) -> str:
+def action_text(
+    action: Action,
+    you: bool = False,
+    conjugate: Callable[[str, bool], str] = verb,
+    contract_words: dict[str, str] = CONTRACT_WORDS,
+    pickup: str = "up the skat",
+) -> str:
     """What an action does, as a verb phrase: ``bids 18``, ``passes``, ``plays ♣J``.
 
     With ``you=True`` the phrase is in the second person (``you bid 18`` minus the subject:
-    ``bid 18``).
+    ``bid 18``). Another language passes its own verb forms (``conjugate``, as :func:`verb`),
+    the words of :func:`contract_name` and what follows the verb ``pick`` for the skat.
     """
     kind = action.kind
     if kind == "bid":
-        return f"{verb('bid', you)} {action.bid}"
+        return f"{conjugate('bid', you)} {action.bid}"
     if kind in ("hold", "pass"):
-        return verb(kind, you)
+        return conjugate(kind, you)
     if kind == "pickup":
-        return f"{verb('pick', you)} up the skat"
+        return f"{conjugate('pick', you)} {pickup}"
     if kind == "discard" and action.cards is not None:
         cards = " ".join(card_text(c) for c in action.cards.sorted())
-        return f"{verb('discard', you)} {cards}"
+        return f"{conjugate('discard', you)} {cards}"
     if kind == "declare" and action.contract is not None:
-        return f"{verb('declare', you)} {contract_name(action.contract)}"
+        return f"{conjugate('declare', you)} {contract_name(action.contract, contract_words)}"
     if kind == "play" and action.card is not None:
-        return f"{verb('play', you)} {card_text(action.card)}"
+        return f"{conjugate('play', you)} {card_text(action.card)}"
     if kind in ("kontra", "re"):
-        return f"{verb('say', you)} {'Kontra' if kind == 'kontra' else 'Re'}"
+        return f"{conjugate('say', you)} {'Kontra' if kind == 'kontra' else 'Re'}"
     return str(action)
 
 

@@ -68,23 +68,9 @@ def contract_name(contract: Contract) -> str:
 
 
 def action_text(action: Action, you: bool = False) -> str:
-    """What an action does, as a verb phrase without its subject: ``sagt 18``, ``passt``."""
-    kind = action.kind
-    if kind == "bid":
-        return f"{verb('bid', you)} {action.bid}"
-    if kind in ("hold", "pass"):
-        return verb(kind, you)
-    if kind == "pickup":
-        return f"{verb('pick', you)} den Skat auf"
-    if kind == "discard" and action.cards is not None:
-        return f"{verb('discard', you)} {' '.join(card_text(c) for c in action.cards.sorted())}"
-    if kind == "declare" and action.contract is not None:
-        return f"{verb('declare', you)} {contract_name(action.contract)}"
-    if kind == "play" and action.card is not None:
-        return f"{verb('play', you)} {card_text(action.card)}"
-    if kind in ("kontra", "re"):
-        return f"{verb('say', you)} {'Kontra' if kind == 'kontra' else 'Re'}"
-    return str(action)
+    """What an action does, as a verb phrase without its subject: ``sagt 18``, ``passt``
+    (:func:`skat.ui.common.action_text` with the German words)."""
+    return common.action_text(action, you, verb, CONTRACT_WORDS, "den Skat auf")
 
 
 def result_text(result: GameResult, name: str, you: bool) -> str:

@@ -368,17 +368,16 @@ def create_app(
         t.undo(ws)
         return JSONResponse(ws.state(lang))
 
-    async def claim(request: Request) -> Response:
-        lang = _lang(request)
-        ws = t.get(request.path_params["sid"])
-        await asyncio.to_thread(t.end_play, ws, "claim")
-        return JSONResponse(ws.state(lang))
+    def end_play(how: str) -> Handler:
+        """The endpoint of ``how`` = ``claim`` or ``concede`` (:meth:`Tables.end_play`)."""
 
-    async def concede(request: Request) -> Response:
-        lang = _lang(request)
-        ws = t.get(request.path_params["sid"])
-        await asyncio.to_thread(t.end_play, ws, "concede")
-        return JSONResponse(ws.state(lang))
+        async def end(request: Request) -> Response:
+            lang = _lang(request)
+            ws = t.get(request.path_params["sid"])
+            await asyncio.to_thread(t.end_play, ws, how)
+            return JSONResponse(ws.state(lang))
+
+        return end
 
     async def next_game(request: Request) -> Response:
         lang = _lang(request)
@@ -469,8 +468,8 @@ def create_app(
         Route("/api/sessions/{sid}/action", action, methods=["POST"]),
         Route("/api/sessions/{sid}/next", next_game, methods=["POST"]),
         Route("/api/sessions/{sid}/undo", undo, methods=["POST"]),
-        Route("/api/sessions/{sid}/claim", claim, methods=["POST"]),
-        Route("/api/sessions/{sid}/concede", concede, methods=["POST"]),
+        Route("/api/sessions/{sid}/claim", end_play("claim"), methods=["POST"]),
+        Route("/api/sessions/{sid}/concede", end_play("concede"), methods=["POST"]),
         Route("/api/sessions/{sid}/hint", hint, methods=["GET"]),
         Route("/api/sessions/{sid}/analysis", analysis, methods=["GET"]),
         Route("/api/sessions/{sid}/games/{n}.iss", record, methods=["GET"]),

@@ -315,46 +315,39 @@ class Tables:
                 raise ApiError(409, "it is not your turn: the AI players are moving")
             if s.game.is_over:
                 raise ApiError(409, "the game is over; start the next game")
-            try:
-                s.act(text)
-            except InputError as e:
-                raise ApiError(422, str(e)) from None
-            ws.version += 1
-            self._save(ws)
+            self._change(ws, lambda: s.act(text), 422)
         self._schedule_ai(ws)
 
     def undo(self, ws: WebSession) -> None:
         """Takes back the person's last card (practice lists)."""
-        s = ws.session
-        with s.lock:
-            try:
-                s.undo()
-            except InputError as e:
-                raise ApiError(409, str(e)) from None
-            ws.version += 1
-            self._save(ws)
+        self._change(ws, ws.session.undo, 409)
 
     def end_play(self, ws: WebSession, how: str) -> None:
         """``how`` = ``"claim"`` (the person, declarer, claims the rest) or ``"concede"``."""
         s = ws.session
-        with s.lock:
-            try:
-                s.claim() if how == "claim" else s.concede()
-            except InputError as e:
-                raise ApiError(422, str(e)) from None
-            ws.version += 1
-            self._save(ws)
+        self._change(ws, s.claim if how == "claim" else s.concede, 422)
 
     def next_game(self, ws: WebSession) -> None:
-        s = ws.session
-        with s.lock:
+        self._change(ws, ws.session.next_game, 409, UiError)
+        self._schedule_ai(ws)
+
+    def _change(
+        self,
+        ws: WebSession,
+        change: Callable[[], object],
+        status: int,
+        refused: type[UiError] = InputError,
+    ) -> None:
+        """``change()`` under the session's lock, the one way the person changes a session: a
+        refusal (``refused``) becomes an :class:`ApiError` with ``status``, with the version
+        and the saved session as they were; a change bumps the version and is saved."""
+        with ws.session.lock:
             try:
-                s.next_game()
-            except UiError as e:
-                raise ApiError(409, str(e)) from None
+                change()
+            except refused as e:
+                raise ApiError(status, str(e)) from None
             ws.version += 1
             self._save(ws)
-        self._schedule_ai(ws)
 
     def _schedule_ai(self, ws: WebSession) -> None:
         with ws.session.lock:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
 
 from skat import defaults
 from skat.cli import checks
-from skat.display import progress_bar, save_json
+from skat.display import progress_task, save_json
 
 HELP = f"""\
 Exploitability of R0 (PIMC) and R1 .. Rk (IIMC with the level below as playout player) on
@@ -49,9 +48,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         f" {args.worlds}x{args.worlds} worlds (seed {args.seed}, {checks.workers_text(args)})"
     )
     start = time.time()
-    with progress_bar(console) as bar:
-        task = bar.add_task("trees", total=total)
-        advance: Callable[[int], None] = lambda n: bar.update(task, completed=n)  # noqa: E731
+    with progress_task(console, "trees", total) as progress:
         result = run_grid(
             cells,
             args.trees,
@@ -61,7 +58,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             height=args.height,
             workers=args.workers,
             ray=args.ray,
-            progress=advance,
+            progress=progress,
             equilibrium=args.equilibrium,
         )
     seconds = time.time() - start

@@ -16,7 +16,7 @@ from rich.table import Table
 from skat import defaults
 from skat.cli import checks
 from skat.cli.checks import OptionError
-from skat.display import progress_bar, save_json
+from skat.display import progress_bar, progress_task, save_json, save_outputs
 
 HELP = """\
 Recursive Monte Carlo (IIMC, Recursive Kermit) measurements of the solver thesis's chapter 9.
@@ -90,8 +90,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 )
         console.print(t)
     else:
-        with progress_bar(console) as bar:
-            task = bar.add_task("tournament", total=args.deals)
+        with progress_task(console, "tournament", args.deals) as progress:
             result = soloist(
                 args.a,
                 args.b,
@@ -100,7 +99,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 args.bidder,
                 workers=args.workers,
                 ray=args.ray,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                progress=progress,
                 records=args.records,
             )
         t = Table(title=f"soloist scores per game, {result['deals']} deals, seed {args.seed}")
@@ -146,10 +145,7 @@ def _profile(args: argparse.Namespace, console: Console) -> int:
                 _num(e["rate"]),
             )
     console.print(t)
-    save_json(args.json, result)
-    if args.plot:
-        plot_profile(result, args.plot)
-        console.print(f"plot: {args.plot}")
+    save_outputs(console, result, args.json, args.plot, plot_profile)
     return 0
 
 

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from skat import defaults
 from skat.cli import checks
-from skat.display import progress_bar, save_json
+from skat.display import progress_task, save_outputs
 
 HELP = """\
 Self-play games of --player on a table with Kontra (nobody doubles), and at each defender's
@@ -39,12 +39,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from skat.research.kontra import plot_study, study
 
     seed = checks.draw_seed(args.seed, console)
-    with progress_bar(console) as bar:
-        task = bar.add_task("games", total=args.games)
-
-        def on_progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with progress_task(console, "games", args.games) as progress:
         result = study(
             args.player,
             args.judge,
@@ -53,7 +48,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             args.thresholds,
             workers=args.workers,
             ray=args.ray,
-            progress=on_progress,
+            progress=progress,
         )
     for kind, side in (("kontra", "defenders"), ("re", "declarer")):
         t = Table(title=f"{side}: estimate against outcome, seed {seed}")
@@ -74,10 +69,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             gain = f"{row['gain_per_game']:+.2f}"
             g.add_row(f"{row['threshold']:g}", str(row["decisions"]), gain)
         console.print(g)
-    if args.plot:
-        plot_study(result, args.plot)
-        console.print(f"plot: {args.plot}")
-    save_json(args.json, result)
+    save_outputs(console, result, args.json, args.plot, plot_study)
     return 0
 
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from skat import defaults
 from skat.cli import checks
 from skat.cli.checks import OptionError
-from skat.display import progress_bar, save_json
+from skat.display import progress_task, save_outputs
 
 HELP = """\
 How good must ProbCut's estimator be to reach the solver thesis's speed-up? For every
@@ -44,8 +44,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if not estimator_layout()["builtin_slots"]:
         raise OptionError("--pcuts", "this build has no estimators: see 'skat train estimators'")
     points = len(args.pcuts) * len(args.errors) * args.repeat
-    with progress_bar(console) as bar:
-        task = bar.add_task(f"positions, {points} ProbCut comparisons each", total=args.positions)
+    with progress_task(
+        console, f"positions, {points} ProbCut comparisons each", args.positions
+    ) as progress:
         out = run_grid(
             args.pcuts,
             args.errors,
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             args.seed,
             args.repeat,
             args.tt_mb,
-            progress=lambda done: bar.update(task, completed=done),
+            progress=progress,
         )
     t = Table(
         title=f"ProbCut with simulated estimators ({args.positions} positions, seed {args.seed},"
@@ -78,10 +79,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 "met" if c["meets_target"][r["class"]] else "",
             )
     console.print(t)
-    save_json(args.json, out)
-    if args.plot:
-        plot(out, args.plot)
-        console.print(f"figure: {args.plot}")
+    save_outputs(console, out, args.json, args.plot, plot, "figure")
     return 0
 
 

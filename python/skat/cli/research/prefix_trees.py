@@ -12,7 +12,7 @@ from rich.table import Table
 from skat import defaults
 from skat.cli import checks
 from skat.cli.checks import OptionError
-from skat.display import progress_bar, save_json
+from skat.display import progress_bar, save_outputs
 
 HELP = """\
 Synthetic prefix-value game trees (solver thesis, sections 3.7-3.8): branching 4..12, edge
@@ -90,10 +90,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 f"{-row['reduction']:+.1%}",
             )
         console.print(st)
-    save_json(args.json, out)
-    if args.plot:
-        plot(out, args.plot)
-        console.print(f"figure: {args.plot}")
+    save_outputs(console, out, args.json, args.plot, plot, "figure")
     return 0
 
 

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from skat import defaults
 from skat.cli import checks
-from skat.display import progress_bar, save_json
+from skat.display import progress_task, save_json
 
 HELP = """\
 Every deal played as a Ramsch (all three pass; with --variants schieberamsch the skat round
@@ -33,12 +33,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from skat.research.ramsch import study
 
     seed = checks.draw_seed(args.seed, console)
-    with progress_bar(console) as bar:
-        task = bar.add_task("deals", total=args.deals)
-
-        def on_progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with progress_task(console, "deals", args.deals) as progress:
         result = study(
             args.player,
             args.baseline,
@@ -47,7 +42,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             variants=args.variants,
             workers=args.workers,
             ray=args.ray,
-            progress=on_progress,
+            progress=progress,
         )
     ci = result["ci95"]
     interval = f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else ""

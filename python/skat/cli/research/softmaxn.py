@@ -13,7 +13,7 @@ from rich.table import Table
 
 from skat import defaults
 from skat.cli import checks
-from skat.display import progress_bar, save_json
+from skat.display import progress_task, save_json
 
 HELP = """\
 Whole games of an observer (a softmaxn player that infers its opponents' kinds) against two
@@ -48,12 +48,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from skat.research.softmaxn import study
 
     seed = checks.draw_seed(args.seed, console)
-    with progress_bar(console) as bar:
-        task = bar.add_task("games", total=args.games * len(args.opponents))
-
-        def on_progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with progress_task(console, "games", args.games * len(args.opponents)) as progress:
         result = study(
             args.observer,
             args.opponents,
@@ -61,7 +56,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             seed,
             workers=args.workers,
             ray=args.ray,
-            progress=on_progress,
+            progress=progress,
         )
     table = Table(title=f"{args.observer}: kinds ruled out by the end of the game, seed {seed}")
     for col in ("opponents", "role", "true kind", "opponent-games", "ruled out"):

@@ -15,7 +15,7 @@ from rich.table import Table
 from skat import defaults
 from skat.cli import checks
 from skat.cli.checks import OptionError
-from skat.display import progress_bar, save_json
+from skat.display import progress_bar, save_outputs
 
 HELP = """\
 Three-player perfect-information Spades (7 cards each from a 52-card deck, spades trump, one
@@ -98,6 +98,7 @@ def _print_rows(console: Console, table: str, rows: dict[str, dict[str, Any]]) -
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from skat.research import spades
+    from skat.research.spades_plot import plot_spades
 
     start = time.time()
     if args.table == "inference":
@@ -161,12 +162,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         "seconds": round(time.time() - start, 1),
     }
     console.print(f"{result['settings']['seconds']} s")
-    save_json(args.json, result)
-    if args.plot:
-        from skat.research.spades_plot import plot_spades
-
-        plot_spades(result, args.plot)
-        console.print(f"plot: {args.plot}")
+    save_outputs(console, result, args.json, args.plot, plot_spades)
     return 0
 
 

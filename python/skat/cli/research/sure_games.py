@@ -13,7 +13,7 @@ from rich.table import Table
 
 from skat import defaults
 from skat.cli import checks
-from skat.display import progress_bar, save_json
+from skat.display import progress_task, save_json
 
 HELP = """\
 For every seat of --deals random deals, the kermit bidder's paranoid test at the lowest bid:
@@ -27,13 +27,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from skat.research.sure_games import survey
 
     seed = checks.draw_seed(args.seed, console)
-    with progress_bar(console) as bar:
-        task = bar.add_task("deals", total=args.deals)
-
-        def on_progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        result = survey(args.deals, seed, args.budget, progress=on_progress)
+    with progress_task(console, "deals", args.deals) as progress:
+        result = survey(args.deals, seed, args.budget, progress=progress)
     t = Table(title=f"sure hand games in {result['hands']} hands (seed {seed})")
     t.add_column("contract")
     t.add_column("hands", justify="right")

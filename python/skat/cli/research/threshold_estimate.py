@@ -14,7 +14,7 @@ from rich.table import Table
 
 from skat import defaults
 from skat.cli import checks
-from skat.display import progress_bar, save_json
+from skat.display import progress_task, save_outputs
 
 HELP = """\
 Three players bid deal after deal (rotated through the seats; the auction, the skat and the
@@ -36,13 +36,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from skat.research.threshold_estimate import plot_convergence, study
 
     seed = checks.draw_seed(args.seed, console)
-    with progress_bar(console) as bar:
-        task = bar.add_task("auctions", total=args.auctions)
-
-        def on_progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        result = study(args.players, args.auctions, seed, tol=args.tol, progress=on_progress)
+    with progress_task(console, "auctions", args.auctions) as progress:
+        result = study(args.players, args.auctions, seed, tol=args.tol, progress=progress)
     table = Table(title=f"bidding-threshold estimate by auctions, seed {seed}")
     table.add_column("player", overflow="fold")
     table.add_column("truth", justify="right")
@@ -56,10 +51,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         within = "-" if p["games_within"] is None else str(p["games_within"])
         table.add_row(escape(p["spec"]), truth, *ests, within)
     console.print(table)
-    save_json(args.json, result)
-    if args.plot:
-        plot_convergence(result, args.plot)
-        console.print(f"plot: {escape(str(args.plot))}")
+    save_outputs(console, result, args.json, args.plot, plot_convergence)
     return 0
 
 

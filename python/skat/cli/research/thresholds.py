@@ -14,7 +14,7 @@ from rich.table import Table
 from skat import defaults
 from skat.cli import checks
 from skat.cli.checks import OptionError
-from skat.display import progress_bar, save_json
+from skat.display import progress_bar, save_outputs
 
 HELP = """\
 The bidding-threshold sweep: for every --against spec and every threshold t of --thresholds,
@@ -74,10 +74,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             f"{rate:.1%}" if rate is not None else "-",
         )
     console.print(t)
-    if args.plot:
-        plot_sweep(result, args.plot)
-        console.print(f"plot: {args.plot}")
-    save_json(args.json, result)
+    save_outputs(console, result, args.json, args.plot, plot_sweep)
     return 0
 
 
