@@ -66,6 +66,18 @@ def test_bench_rules_small(tmp_path: Path) -> None:
     assert main(["bench", "rules", "--games", "20", "--repeat", "1", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
     assert data["rust"]["median"] > 0 and data["python_api"]["median"] > 0
+    # the PettingZoo loop (a test dependency) plays a twentieth of the Python API's games
+    assert data["pettingzoo"]["games"] == 1 and data["pettingzoo"]["actions_median"] > 0
+
+
+def test_env_random_games_play_whole_games() -> None:
+    from skat.bench import env_random_games
+
+    # every game of the loop ends: as many resets as games, each game at least three passes
+    actions = env_random_games(5, 11)
+    assert actions is not None and actions >= 15
+    # the same seed plays the same games
+    assert env_random_games(5, 11) == actions
 
 
 def test_play_watch_prints_a_whole_game(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from skat._core import Deal, Game, random_games
 from skat.defaults import (
     BENCH_BIDDING_HANDS,
+    BENCH_ENV_GAMES_DIVISOR,
     BENCH_INFERENCE_CANDIDATES,
     BENCH_INFERENCE_POSITIONS,
     BENCH_PIMC_DEALS,
@@ -95,6 +96,30 @@ def openspiel_random_games(n: int, seed: int) -> int | None:
     return actions
 
 
+def env_random_games(n: int, seed: int) -> int | None:
+    """The same loop through the PettingZoo environment (:mod:`skat.env`, a random legal
+    action of each observation's mask), or None when PettingZoo is not installed."""
+    try:
+        from skat.env import env
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    e = env()
+    e.reset(seed=seed)
+    actions = 0
+    for i in range(n):
+        if i:
+            e.reset()
+        while e.agents:
+            obs, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
+            actions += 1
+    return actions
+
+
 def _time(timing: Timing, fn: Callable[[int, int], int | None], seed: int) -> None:
     start = time.perf_counter()
     actions = fn(timing.games, seed) or 0
@@ -106,17 +131,22 @@ def _time(timing: Timing, fn: Callable[[int, int], int | None], seed: int) -> No
 def bench_rules(
     games: int = BENCH_RULES_GAMES, repeat: int = BENCH_REPEAT, seed: int = BENCH_SEED
 ) -> dict[str, Any]:
-    """Random complete games per second: inside Rust, through the Python API, and over
-    OpenSpiel's ``skat`` (if installed), interleaved run by run so that load affects all alike.
+    """Random complete games per second: inside Rust, through the Python API, through the
+    PettingZoo environment and over OpenSpiel's ``skat`` (each of the last two if installed),
+    interleaved run by run so that load affects all alike.
     """
     rust = Timing("rust", games * 10)
     python = Timing("python", games)
+    pettingzoo = Timing("pettingzoo", max(1, games // BENCH_ENV_GAMES_DIVISOR))
     spiel = Timing("openspiel", games)
+    have_env = env_random_games(1, seed) is not None
     have_spiel = openspiel_random_games(1, seed) is not None
     for r in range(repeat):
         s = wrap_seed(seed + r * 1_000_003)
         _time(rust, random_games, s)
         _time(python, python_random_games, s)
+        if have_env:
+            _time(pettingzoo, env_random_games, s)
         if have_spiel:
             _time(spiel, openspiel_random_games, s)
     out: dict[str, Any] = {
@@ -125,6 +155,7 @@ def bench_rules(
         "repeat": repeat,
         "rust": rust.as_dict(),
         "python_api": python.as_dict(),
+        "pettingzoo": pettingzoo.as_dict() if have_env else None,
         "openspiel": spiel.as_dict() if have_spiel else None,
     }
     if have_spiel:

@@ -220,6 +220,9 @@ BENCH_PIMC_DEALS = 10
 BENCH_PIMC_THREADS = 1
 BENCH_PIMC_GAMES = 1
 BENCH_RULES_GAMES = 2000
+# The PettingZoo environment's loop is tens of times slower than the Python API's: a run of
+# it plays the Python API's games divided by this.
+BENCH_ENV_GAMES_DIVISOR = 20
 BENCH_BIDDING_HANDS = 200
 BENCH_INFERENCE_POSITIONS = 100
 BENCH_INFERENCE_CANDIDATES = 10_000

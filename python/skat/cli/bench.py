@@ -131,7 +131,9 @@ def cmd_bench_inference(args: argparse.Namespace, console: Console) -> int:
 def cmd_bench_rules(args: argparse.Namespace, console: Console) -> int:
     from skat.bench import bench_rules
 
-    with console.status("measuring random games (Rust, Python API, OpenSpiel if installed)..."):
+    with console.status(
+        "measuring random games (Rust, Python API, PettingZoo and OpenSpiel if installed)..."
+    ):
         out = bench_rules(games=args.games, repeat=args.repeat, seed=args.seed)
     table = Table(
         title=f"Random complete games per second ({out['repeat']} runs, {out['machine']})"
@@ -141,7 +143,7 @@ def cmd_bench_rules(args: argparse.Namespace, console: Console) -> int:
     table.add_column("median games/s", justify="right")
     table.add_column("min .. max", justify="right")
     table.add_column("median actions/s", justify="right")
-    for key in ("rust", "python_api", "openspiel"):
+    for key in ("rust", "python_api", "pettingzoo", "openspiel"):
         t = out.get(key)
         if t:
             table.add_row(
