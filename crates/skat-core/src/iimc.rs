@@ -40,7 +40,7 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -50,8 +50,11 @@ use crate::deal::Deal;
 use crate::error::SkatError;
 use crate::game::{Game, Phase, View};
 use crate::inference::{Inference, InferenceStats};
-use crate::pimc::{Pimc, PimcOptions};
-use crate::sampling::{check_count, Knowledge, World, MAX_CANDIDATES, MAX_WORLDS};
+use crate::pimc::{
+    check_threads_and_budget, check_world, higher_first, run_jobs, uniform_worlds, Pimc,
+    PimcOptions,
+};
+use crate::sampling::{check_count, World, MAX_CANDIDATES, MAX_WORLDS};
 
 /// The playout player: `worlds[..n-1]` are the worlds of nested IIMC levels (outermost first),
 /// `worlds[n-1]` those of the innermost PIMC.
@@ -255,16 +258,7 @@ fn draw(
             let (w, s) = i.sample(view, cand, n, seed)?;
             Ok((w, Some(s)))
         }
-        None => {
-            let k = Knowledge::from_view(view)?;
-            Ok((
-                k.sample_many(n, seed)
-                    .into_iter()
-                    .map(|w| (w, 1.0))
-                    .collect(),
-                None,
-            ))
-        }
+        None => Ok((uniform_worlds(view, n, seed)?, None)),
     }
 }
 
@@ -387,19 +381,7 @@ fn legal_cards(view: &View) -> Result<Vec<Card>, SkatError> {
 /// Orders values best first: higher score, then higher win share, then fewer card points,
 /// then the lower card.
 fn best_first(a: &IimcValue, b: &IimcValue) -> std::cmp::Ordering {
-    const EPS: f64 = 1e-9;
-    for (x, y) in [(a.score, b.score), (a.win, b.win)] {
-        if x > y + EPS {
-            return std::cmp::Ordering::Less;
-        }
-        if x < y - EPS {
-            return std::cmp::Ordering::Greater;
-        }
-    }
-    a.card
-        .points()
-        .cmp(&b.card.points())
-        .then(a.card.cmp(&b.card))
+    higher_first(&[(a.score, b.score), (a.win, b.win)], a.card, b.card)
 }
 
 /// The decision when only one card is legal: nothing is played out.
@@ -504,12 +486,7 @@ impl Iimc {
             options.playout.candidates,
             MAX_CANDIDATES,
         )?;
-        if !(1..=256).contains(&options.threads) {
-            return bad("threads must be between 1 and 256");
-        }
-        if options.seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
-            return bad("seconds must be a positive number");
-        }
+        check_threads_and_budget(options.threads, options.seconds)?;
         let movers = (0..options.threads)
             .map(|_| Mover::new(&options.playout.worlds, options.playout.pimc).map(Mutex::new))
             .collect::<Result<Vec<_>, _>>()?;
@@ -565,16 +542,7 @@ impl Iimc {
         }
         let mut games = Vec::with_capacity(worlds.len());
         for (w, weight) in worlds {
-            if !(weight.is_finite() && *weight >= 0.0) {
-                return Err(SkatError::InvalidPosition(format!(
-                    "world weight {weight} is not a finite non-negative number"
-                )));
-            }
-            if w.hands[view.seat as usize] != view.hand {
-                return Err(SkatError::InvalidPosition(
-                    "a world disagrees with the seat's own hand".into(),
-                ));
-            }
+            check_world(view, w, *weight)?;
             games.push(world_game(view, w)?);
         }
         let inference = inference.map(|(i, cand)| {
@@ -590,54 +558,22 @@ impl Iimc {
         let n = worlds.len();
         let per = cards.len();
         let deadline = crate::pimc::deadline(start, self.options.seconds);
-        let next = AtomicUsize::new(0);
-        type Slot = Option<Result<i32, SkatError>>;
-        let results: Vec<Mutex<Slot>> = (0..n * per).map(|_| Mutex::new(None)).collect();
-        {
-            let work = |mover: &Mutex<Mover>| {
-                let mover = mover.lock().expect("mover lock");
-                loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    if j >= n * per {
-                        break;
-                    }
-                    let (i, k) = (j / per, j % per);
-                    if i >= 1 && deadline.is_some_and(|d| Instant::now() >= d) {
-                        break;
-                    }
-                    let r = playout(
-                        games[i].clone(),
-                        cards[k],
-                        seed,
-                        &mover,
-                        &cache,
-                        &counters,
-                        &ctx,
-                    );
-                    let failed = r.is_err();
-                    *results[j].lock().expect("result lock") = Some(r);
-                    if failed {
-                        break;
-                    }
-                }
-            };
-            let threads = self.options.threads.min(n * per);
-            if threads <= 1 {
-                work(&self.movers[0]);
-            } else {
-                std::thread::scope(|scope| {
-                    for m in &self.movers[..threads] {
-                        scope.spawn(|| work(m));
-                    }
-                });
-            }
-        }
+        let mut results = run_jobs(
+            &self.movers[..self.options.threads.min(n * per)],
+            n * per,
+            |j| j / per >= 1 && deadline.is_some_and(|d| Instant::now() >= d),
+            |mover, j| {
+                let (i, k) = (j / per, j % per);
+                let g = games[i].clone();
+                playout(g, cards[k], seed, mover, &cache, &counters, &ctx)
+            },
+        );
         // whole worlds only, in world order, over the contiguous prefix that was played out
         let mut scores: Vec<Vec<i32>> = Vec::new();
-        for chunk in results.chunks(per) {
+        for chunk in results.chunks_mut(per) {
             let mut row = Vec::with_capacity(per);
             for slot in chunk {
-                match slot.lock().expect("result lock").take() {
+                match slot.take() {
                     Some(r) => row.push(r?),
                     None => break,
                 }
@@ -666,8 +602,9 @@ impl Iimc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pimc::tests::playing_game;
+    use crate::pimc::tests::{play_randomly, playing_game};
     use crate::rng::Rng;
+    use crate::sampling::Knowledge;
     use crate::variants::Variants;
 
     fn small() -> IimcOptions {
@@ -701,13 +638,8 @@ mod tests {
                 }
                 g
             };
-            for _ in 0..rng.below(25) {
-                if g.is_over() {
-                    break;
-                }
-                let a = g.legal_actions();
-                g.apply(a[rng.below(a.len() as u64) as usize]).unwrap();
-            }
+            let steps = rng.below(25);
+            play_randomly(&mut g, &mut rng, steps);
             if g.is_over() {
                 continue;
             }

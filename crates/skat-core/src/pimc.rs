@@ -245,13 +245,20 @@ pub(crate) fn twelve(view: &View, world: &World, declarer: u8) -> Cards {
 /// win rate, schneider tier, then the declarer's points with the side's sign (differences
 /// below 1e-9 are ties), then the cheaper card, then the lower card.
 fn best_first(a: &CardValue, b: &CardValue, side: f64) -> std::cmp::Ordering {
-    const EPS: f64 = 1e-9;
     let keys = [
         (a.win, b.win),
         (a.schneider, b.schneider),
         (side * a.points, side * b.points),
     ];
-    for (x, y) in keys {
+    higher_first(&keys, a.card, b.card)
+}
+
+/// Orders two cards by their values, higher first: the first pair of `keys` (the first
+/// card's value, the second's) that differs by more than 1e-9 decides; on a tie the card
+/// with fewer card points, then the lower card, comes first.
+pub(crate) fn higher_first(keys: &[(f64, f64)], a: Card, b: Card) -> std::cmp::Ordering {
+    const EPS: f64 = 1e-9;
+    for &(x, y) in keys {
         if x > y + EPS {
             return std::cmp::Ordering::Less;
         }
@@ -259,10 +266,96 @@ fn best_first(a: &CardValue, b: &CardValue, side: f64) -> std::cmp::Ordering {
             return std::cmp::Ordering::Greater;
         }
     }
-    a.card
-        .points()
-        .cmp(&b.card.points())
-        .then(a.card.cmp(&b.card))
+    a.points().cmp(&b.points()).then(a.cmp(&b))
+}
+
+/// `n` worlds drawn uniformly from `seed` among those consistent with what the view's seat
+/// knows, each of weight 1.
+pub(crate) fn uniform_worlds(
+    view: &View,
+    n: usize,
+    seed: u64,
+) -> Result<Vec<(World, f64)>, SkatError> {
+    let k = Knowledge::from_view(view)?;
+    Ok(k.sample_many(n, seed)
+        .into_iter()
+        .map(|w| (w, 1.0))
+        .collect())
+}
+
+/// Checks one given world of a decision: its weight is a finite non-negative number and it
+/// gives the view's seat the hand the seat holds.
+pub(crate) fn check_world(view: &View, world: &World, weight: f64) -> Result<(), SkatError> {
+    if !(weight.is_finite() && weight >= 0.0) {
+        return Err(SkatError::InvalidPosition(format!(
+            "world weight {weight} is not a finite non-negative number"
+        )));
+    }
+    if world.hands[view.seat as usize] != view.hand {
+        return Err(SkatError::InvalidPosition(
+            "a world disagrees with the seat's own hand".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks an engine's thread count (1..=256) and optional time budget (a positive number of
+/// seconds).
+pub(crate) fn check_threads_and_budget(
+    threads: usize,
+    seconds: Option<f64>,
+) -> Result<(), SkatError> {
+    let bad = |msg: &str| Err(SkatError::InvalidPosition(msg.into()));
+    if !(1..=256).contains(&threads) {
+        return bad("threads must be between 1 and 256");
+    }
+    if seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+        return bad("seconds must be a positive number");
+    }
+    Ok(())
+}
+
+/// Runs jobs `0..n` on the workers, each on a thread of its own (on this thread when there is
+/// one worker): every worker takes the lowest job not yet taken, until none is left, `stop`
+/// holds for the job it has taken (that job is not run) or a job it ran failed. The answers
+/// in job order, `None` for a job not run.
+pub(crate) fn run_jobs<W: Send, R: Send>(
+    workers: &[Mutex<W>],
+    n: usize,
+    stop: impl Fn(usize) -> bool + Sync,
+    job: impl Fn(&mut W, usize) -> Result<R, SkatError> + Sync,
+) -> Vec<Option<Result<R, SkatError>>> {
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Result<R, SkatError>>>> =
+        (0..n).map(|_| Mutex::new(None)).collect();
+    let work = |worker: &Mutex<W>| {
+        let mut worker = worker.lock().expect("worker lock");
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n || stop(i) {
+                break;
+            }
+            let r = job(&mut worker, i);
+            let failed = r.is_err();
+            *results[i].lock().expect("result lock") = Some(r);
+            if failed {
+                break;
+            }
+        }
+    };
+    if workers.len() <= 1 {
+        work(&workers[0]);
+    } else {
+        std::thread::scope(|scope| {
+            for w in workers {
+                scope.spawn(|| work(w));
+            }
+        });
+    }
+    results
+        .into_iter()
+        .map(|r| r.into_inner().expect("result lock"))
+        .collect()
 }
 
 /// The moment a time budget of `seconds` from `start` runs out; `None` without a budget or when
@@ -287,12 +380,7 @@ impl Pimc {
             return bad("worlds must be at least 1");
         }
         check_count("worlds", options.worlds, MAX_WORLDS)?;
-        if !(1..=256).contains(&options.threads) {
-            return bad("threads must be between 1 and 256");
-        }
-        if options.seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
-            return bad("seconds must be a positive number");
-        }
+        check_threads_and_budget(options.threads, options.seconds)?;
         Ok(Pimc {
             options,
             solvers: (0..options.threads)
@@ -307,12 +395,7 @@ impl Pimc {
 
     /// Decides with worlds sampled uniformly from what the view's seat knows.
     pub fn decide(&self, view: &View, seed: u64) -> Result<Decision, SkatError> {
-        let k = Knowledge::from_view(view)?;
-        let worlds: Vec<(World, f64)> = k
-            .sample_many(self.options.worlds, seed)
-            .into_iter()
-            .map(|w| (w, 1.0))
-            .collect();
+        let worlds = uniform_worlds(view, self.options.worlds, seed)?;
         self.decide_worlds(view, &worlds)
     }
 
@@ -360,16 +443,7 @@ impl Pimc {
         }
         let mut positions = Vec::with_capacity(worlds.len());
         for (w, weight) in worlds {
-            if !(weight.is_finite() && *weight >= 0.0) {
-                return Err(SkatError::InvalidPosition(format!(
-                    "world weight {weight} is not a finite non-negative number"
-                )));
-            }
-            if w.hands[view.seat as usize] != view.hand {
-                return Err(SkatError::InvalidPosition(
-                    "a world disagrees with the seat's own hand".into(),
-                ));
-            }
+            check_world(view, w, *weight)?;
             let pos = world_position(view, w)?;
             let need = win_threshold(contract, view.bid, twelve(view, w, declarer));
             positions.push((pos, need));
@@ -377,45 +451,22 @@ impl Pimc {
         let n = positions.len();
         let deadline = deadline(start, self.options.seconds);
         let min_worlds = n.min(self.options.threads);
-        let next = AtomicUsize::new(0);
-        type Slot = Option<Result<(Vec<(Card, Outcome)>, u64), SkatError>>;
-        let results: Vec<Mutex<Slot>> = (0..n).map(|_| Mutex::new(None)).collect();
-        let work = |solver: &Mutex<Solver>| {
-            let mut solver = solver.lock().expect("solver lock");
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                if i >= min_worlds {
-                    if let Some(d) = deadline {
-                        if Instant::now() >= d {
-                            break;
-                        }
-                    }
-                }
+        let results = run_jobs(
+            &self.solvers[..self.options.threads.min(n)],
+            n,
+            |i| i >= min_worlds && deadline.is_some_and(|d| Instant::now() >= d),
+            |solver, i| {
                 let (pos, need) = &positions[i];
-                let r = outcomes(&mut solver, pos, *need, self.options.points);
-                *results[i].lock().expect("result lock") = Some(r);
-            }
-        };
-        let threads = self.options.threads.min(n);
-        if threads <= 1 {
-            work(&self.solvers[0]);
-        } else {
-            std::thread::scope(|scope| {
-                for solver in &self.solvers[..threads] {
-                    scope.spawn(|| work(solver));
-                }
-            });
-        }
+                outcomes(solver, pos, *need, self.options.points)
+            },
+        );
         // aggregate in world order over the contiguous prefix that was solved
         let mut legal: Vec<Card> = Vec::new();
         let mut sums: Vec<[f64; 3]> = Vec::new();
         let (mut used, mut weight, mut nodes) = (0usize, 0.0f64, 0u64);
         let side = if view.seat == declarer { 1.0 } else { -1.0 };
         for (i, slot) in results.into_iter().enumerate() {
-            let Some(r) = slot.into_inner().expect("result lock") else {
+            let Some(r) = slot else {
                 break;
             };
             let (outs, nd) = r?;
@@ -482,6 +533,18 @@ pub(crate) mod tests {
                 return g;
             }
             s += 1000;
+        }
+    }
+
+    /// Applies up to `steps` legal actions of `g`, each drawn from `rng`, stopping when the
+    /// game is over.
+    pub(crate) fn play_randomly(g: &mut Game, rng: &mut crate::rng::Rng, steps: u64) {
+        for _ in 0..steps {
+            if g.is_over() {
+                break;
+            }
+            let a = g.legal_actions();
+            g.apply(a[rng.below(a.len() as u64) as usize]).unwrap();
         }
     }
 

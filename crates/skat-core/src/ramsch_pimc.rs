@@ -16,7 +16,7 @@ use crate::error::SkatError;
 use crate::game::{seat_totals, Actor, Phase, View};
 use crate::rng::Rng;
 use crate::rules::GameType;
-use crate::sampling::{check_count, Deck, Holder, Observed, World, MAX_WORLDS};
+use crate::sampling::{check_count, Deck, Observed, World, MAX_WORLDS};
 use crate::solver::ramsch::{RamschPosition, RamschSearch, RAMSCH_EXACT_CARDS};
 
 /// Every legal card of the seat to move with its mean score over the worlds.
@@ -43,17 +43,8 @@ impl RamschKnowledge {
             ));
         }
         let seat = view.seat;
-        let Observed {
-            played_by,
-            played,
-            void,
-        } = Observed::from_view(GameType::Grand, view);
-        let mut fixed = World {
-            hands: [Cards::EMPTY; 3],
-            skat: Cards::EMPTY,
-        };
-        fixed.hands[seat as usize] = view.hand;
-        let mut known = view.hand | played;
+        let seen = Observed::from_view(GameType::Grand, view);
+        let (mut fixed, mut known) = seen.own_world(view);
         // who looked at the skat last (the skat is then what that seat pushed on)
         let last_looker = view
             .history
@@ -71,31 +62,18 @@ impl RamschKnowledge {
                 known = known | d;
             }
         }
-        let unknown = Cards::ALL - known;
-        let mut holders = Vec::new();
-        let mut spec = Vec::new();
-        for s in 0..3u8 {
-            if s == seat {
-                continue;
+        // a pushed skat holds no jack
+        let skat_barred = fixed.skat.is_empty().then(|| {
+            if pushed_any {
+                Cards::ALL
+                    .iter()
+                    .filter(|c| c.rank() == Rank::Jack)
+                    .collect()
+            } else {
+                Cards::EMPTY
             }
-            holders.push(Some(s));
-            spec.push(Holder {
-                need: 10 - played_by[s as usize],
-                allowed: unknown - void[s as usize],
-            });
-        }
-        if fixed.skat.is_empty() {
-            let jacks = Cards::ALL
-                .iter()
-                .filter(|c| c.rank() == Rank::Jack)
-                .collect();
-            holders.push(None);
-            spec.push(Holder {
-                need: 2,
-                allowed: if pushed_any { unknown - jacks } else { unknown },
-            });
-        }
-        let deck = Deck::new(unknown, spec)?;
+        });
+        let (holders, deck) = seen.hidden_deck(seat, &fixed, known, skat_barred)?;
         Ok(RamschKnowledge {
             fixed,
             holders,

@@ -440,11 +440,12 @@ impl IssResult {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rules::GameType;
 
-    fn outcome(points: u32, tricks: u32) -> PlayOutcome {
+    /// A card play played to the end: the declarer's points and tricks of ten.
+    pub(crate) fn outcome(points: u32, tricks: u32) -> PlayOutcome {
         PlayOutcome {
             declarer_points: points,
             declarer_tricks: tricks,

@@ -250,6 +250,51 @@ impl Observed {
         }
         o
     }
+
+    /// The world with only `view.seat`'s own hand placed, and the cards whose place the seat
+    /// knows: that hand and every played card.
+    pub fn own_world(&self, view: &View) -> (World, Cards) {
+        let mut fixed = World {
+            hands: [Cards::EMPTY; 3],
+            skat: Cards::EMPTY,
+        };
+        fixed.hands[view.seat as usize] = view.hand;
+        (fixed, view.hand | self.played)
+    }
+
+    /// The deck of the cards hidden from `seat` (all but `known`) and who holds them, in deck
+    /// order: every other seat whose hand `fixed` leaves empty (as many cards as it has not
+    /// played, none of a follow group it showed void in), then, unless `skat_barred` is
+    /// `None`, the skat (two cards, none of `skat_barred`).
+    pub fn hidden_deck(
+        &self,
+        seat: u8,
+        fixed: &World,
+        known: Cards,
+        skat_barred: Option<Cards>,
+    ) -> Result<(Vec<Option<u8>>, Deck), SkatError> {
+        let unknown = Cards::ALL - known;
+        let mut holders = Vec::new();
+        let mut spec = Vec::new();
+        for s in 0..3u8 {
+            if s == seat || !fixed.hands[s as usize].is_empty() {
+                continue;
+            }
+            holders.push(Some(s));
+            spec.push(Holder {
+                need: 10 - self.played_by[s as usize],
+                allowed: unknown - self.void[s as usize],
+            });
+        }
+        if let Some(barred) = skat_barred {
+            holders.push(None);
+            spec.push(Holder {
+                need: 2,
+                allowed: unknown - barred,
+            });
+        }
+        Ok((holders, Deck::new(unknown, spec)?))
+    }
 }
 
 /// What a seat knows during card play, as a sampling problem plus the fixed cards.
@@ -282,17 +327,8 @@ impl Knowledge {
             ));
         }
         let seat = view.seat;
-        let Observed {
-            played_by,
-            played,
-            void,
-        } = Observed::from_view(contract.game_type, view);
-        let mut fixed = World {
-            hands: [Cards::EMPTY; 3],
-            skat: Cards::EMPTY,
-        };
-        fixed.hands[seat as usize] = view.hand;
-        let mut known = view.hand | played;
+        let seen = Observed::from_view(contract.game_type, view);
+        let (mut fixed, mut known) = seen.own_world(view);
         if let Some(open) = view.open_hand {
             if seat != declarer {
                 fixed.hands[declarer as usize] = open;
@@ -307,28 +343,8 @@ impl Knowledge {
             fixed.skat = d;
             known = known | d;
         }
-        let unknown = Cards::ALL - known;
-        let mut holders = Vec::new();
-        let mut spec = Vec::new();
-        for s in 0..3u8 {
-            if s == seat || !fixed.hands[s as usize].is_empty() {
-                continue;
-            }
-            let need = 10 - played_by[s as usize];
-            holders.push(Some(s));
-            spec.push(Holder {
-                need,
-                allowed: unknown - void[s as usize],
-            });
-        }
-        if !skat_known {
-            holders.push(None);
-            spec.push(Holder {
-                need: 2,
-                allowed: unknown,
-            });
-        }
-        let deck = Deck::new(unknown, spec)?;
+        let skat_barred = (!skat_known).then_some(Cards::EMPTY);
+        let (holders, deck) = seen.hidden_deck(seat, &fixed, known, skat_barred)?;
         Ok(Knowledge {
             seat,
             contract,
@@ -409,6 +425,7 @@ mod tests {
     use crate::action::Action;
     use crate::deal::Deal;
     use crate::game::Game;
+    use crate::pimc::tests::play_randomly;
     use std::collections::HashMap;
 
     fn cs(s: &str) -> Cards {
@@ -510,13 +527,7 @@ mod tests {
                     .unwrap();
             }
             let steps = rng.below(28);
-            for _ in 0..steps {
-                if g.is_over() {
-                    break;
-                }
-                let a = g.legal_actions();
-                g.apply(a[rng.below(a.len() as u64) as usize]).unwrap();
-            }
+            play_randomly(&mut g, &mut rng, steps);
             if g.is_over() {
                 continue;
             }

@@ -325,21 +325,14 @@ mod game_tests {
     #[test]
     fn bock_events_of_results() {
         use crate::cards::Cards;
-        use crate::result::{EndReason, PlayOutcome};
+        use crate::result::tests::outcome;
+        use crate::result::EndReason;
         use crate::rules::{Contract, GameType};
-        let play = |points, tricks| PlayOutcome {
-            declarer_points: points,
-            declarer_tricks: tricks,
-            defender_tricks: 10 - tricks,
-            stopped_early: false,
-            forced_loss: false,
-            forced_win: false,
-        };
         let twelve = Cards::parse("CJ").unwrap();
         let k = Contract::plain(GameType::Hearts);
-        let lost60 = GameResult::value_game(0, k, 18, twelve, play(60, 5), EndReason::Played);
+        let lost60 = GameResult::value_game(0, k, 18, twelve, outcome(60, 5), EndReason::Played);
         assert_eq!(bock_events(&lost60), vec![BOCK_SIXTY]);
-        let won = GameResult::value_game(0, k, 18, twelve, play(61, 5), EndReason::Played);
+        let won = GameResult::value_game(0, k, 18, twelve, outcome(61, 5), EndReason::Played);
         assert!(bock_events(&won).is_empty());
         assert_eq!(bock_events(&won.with_doubling(2, false)), vec![BOCK_RE]);
         let grand = Contract::plain(GameType::Grand);
@@ -348,7 +341,7 @@ mod game_tests {
             grand,
             18,
             Cards::parse("CJ SJ HJ").unwrap(),
-            play(95, 9),
+            outcome(95, 9),
             EndReason::Played,
         );
         // grand with 3, game 4, schneider 5: 120

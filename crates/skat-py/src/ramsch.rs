@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use skat_core::ramsch_pimc;
+use skat_core::{ramsch_pimc, Card};
 
 use crate::cards::PyCard;
 use crate::error::IntoPyResult;
@@ -25,11 +25,23 @@ pub fn ramsch_decide<'py>(
     let d = py
         .allow_threads(|| ramsch_pimc::decide(&v, worlds, seed))
         .py_err()?;
+    decision_dict(py, d.best, &d.values, d.worlds, d.nodes)
+}
+
+/// A Monte Carlo decision as `{"best": Card, "values": [(Card, mean), ...], "worlds": n,
+/// "nodes": n}`.
+pub(crate) fn decision_dict<'py>(
+    py: Python<'py>,
+    best: Card,
+    values: &[(Card, f64)],
+    worlds: usize,
+    nodes: u64,
+) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    out.set_item("best", PyCard(d.best))?;
-    let values: Vec<(PyCard, f64)> = d.values.iter().map(|&(c, v)| (PyCard(c), v)).collect();
+    out.set_item("best", PyCard(best))?;
+    let values: Vec<(PyCard, f64)> = values.iter().map(|&(c, v)| (PyCard(c), v)).collect();
     out.set_item("values", values)?;
-    out.set_item("worlds", d.worlds)?;
-    out.set_item("nodes", d.nodes)?;
+    out.set_item("worlds", worlds)?;
+    out.set_item("nodes", nodes)?;
     Ok(out)
 }

@@ -6,8 +6,8 @@ use skat_core::multiplayer::skat_open::Kind;
 use skat_core::softmaxn_pimc::{self, SoftOptions};
 
 use crate::args::Text;
-use crate::cards::PyCard;
 use crate::error::IntoPyResult;
+use crate::ramsch::decision_dict;
 use crate::state::PyView;
 
 /// Soft-max^n over ``worlds`` sampled worlds for the seat to move in a suit or grand game,
@@ -43,12 +43,7 @@ pub fn softmaxn_decide<'py>(
     let d = py
         .allow_threads(|| softmaxn_pimc::decide(&v, &options, seed))
         .py_err()?;
-    let out = PyDict::new(py);
-    out.set_item("best", PyCard(d.best))?;
-    let values: Vec<(PyCard, f64)> = d.values.iter().map(|&(c, v)| (PyCard(c), v)).collect();
-    out.set_item("values", values)?;
-    out.set_item("worlds", d.worlds)?;
-    out.set_item("nodes", d.nodes)?;
+    let out = decision_dict(py, d.best, &d.values, d.worlds, d.nodes)?;
     let models: Vec<Vec<&str>> = d
         .models
         .iter()

@@ -13,6 +13,15 @@ fn cards(s: &str) -> Cards {
     Cards::parse(s).unwrap()
 }
 
+/// A random hand of ten cards and a discard of two other cards.
+fn random_hand(rng: &mut crate::rng::Rng) -> (Cards, Cards) {
+    let mut all: Vec<Card> = Card::all().collect();
+    rng.shuffle(&mut all);
+    let hand: Cards = all[..10].iter().copied().collect();
+    let discard: Cards = all[10..12].iter().copied().collect();
+    (hand, discard)
+}
+
 /// A model whose tables are small deterministic functions of the cell, so that every
 /// feature matters.
 pub(crate) fn synthetic() -> BiddingModel {
@@ -64,10 +73,7 @@ fn probabilities_stay_in_range_and_ordered() {
     let m = synthetic();
     let mut rng = crate::rng::Rng::new(5);
     for _ in 0..300 {
-        let mut all: Vec<Card> = Card::all().collect();
-        rng.shuffle(&mut all);
-        let hand: Cards = all[..10].iter().copied().collect();
-        let discard: Cards = all[10..12].iter().copied().collect();
+        let (hand, discard) = random_hand(&mut rng);
         for kind in 0..7 {
             for seat in 0..3 {
                 let [w, s, z] = m.probs(hand, discard, kind, seat);
@@ -90,10 +96,7 @@ fn null_ouvert_is_never_rated_above_null() {
     let mut rng = crate::rng::Rng::new(9);
     let mut clamped = 0;
     for _ in 0..500 {
-        let mut all: Vec<Card> = Card::all().collect();
-        rng.shuffle(&mut all);
-        let hand: Cards = all[..10].iter().copied().collect();
-        let discard: Cards = all[10..12].iter().copied().collect();
+        let (hand, discard) = random_hand(&mut rng);
         for seat in 0..3 {
             let null = m.probs(hand, discard, NULL, seat)[0];
             let ouvert = m.probs(hand, discard, NULL + 1, seat)[0];
@@ -113,9 +116,7 @@ fn tree_matches_brute_force_and_counts_leaves() {
     let m = synthetic();
     let mut rng = crate::rng::Rng::new(11);
     for _ in 0..3 {
-        let mut all: Vec<Card> = Card::all().collect();
-        rng.shuffle(&mut all);
-        let hand: Cards = all[..10].iter().copied().collect();
+        let (hand, _) = random_hand(&mut rng);
         let seat = rng.below(3) as usize;
         for bid in [18u16, 24, 36, 48, 72] {
             let tree = m.evaluate(hand, seat, &[bid]).unwrap();

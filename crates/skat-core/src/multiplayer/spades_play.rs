@@ -162,6 +162,31 @@ impl<'g> Searcher<'g> {
     }
 }
 
+/// Every seat's searcher for `hand`, seat `j` playing as `players[j]`.
+fn searchers<'g>(hand: &'g SpadesHand, players: &[Player; 3]) -> Vec<Searcher<'g>> {
+    (0..3)
+        .map(|seat| Searcher::new(hand, seat, &players[seat]))
+        .collect()
+}
+
+/// The seat to move in `s` and the card it plays: its only legal card, else its searcher's
+/// choice. Leaves the legal cards in `moves`.
+fn next_card(
+    hand: &SpadesHand,
+    s: &SpadesState,
+    searchers: &mut [Searcher],
+    moves: &mut Vec<u8>,
+) -> (usize, u8) {
+    let p = hand.to_move(s);
+    hand.moves(s, moves);
+    let c = if moves.len() == 1 {
+        moves[0]
+    } else {
+        searchers[p].decide(s)
+    };
+    (p, c)
+}
+
 /// The card `player`, sitting at the leader's seat, leads in `hand`.
 pub fn first_card(hand: &SpadesHand, player: &Player) -> u8 {
     let s = hand.start();
@@ -170,19 +195,11 @@ pub fn first_card(hand: &SpadesHand, player: &Player) -> u8 {
 
 /// Plays one hand to the end; returns the tricks taken and the nodes searched.
 pub fn play_hand(hand: &SpadesHand, players: &[Player; 3]) -> ([u8; 3], u64) {
-    let mut searchers: Vec<Searcher> = (0..3)
-        .map(|seat| Searcher::new(hand, seat, &players[seat]))
-        .collect();
+    let mut searchers = searchers(hand, players);
     let mut s = hand.start();
     let mut moves = Vec::new();
     while hand.outcome(&s).is_none() {
-        let p = hand.to_move(&s);
-        hand.moves(&s, &mut moves);
-        let c = if moves.len() == 1 {
-            moves[0]
-        } else {
-            searchers[p].decide(&s)
-        };
+        let (_, c) = next_card(hand, &s, &mut searchers, &mut moves);
         s = hand.apply(&s, c);
     }
     (s.tricks, searchers.iter().map(Searcher::nodes).sum())
@@ -320,9 +337,7 @@ pub fn inference_hands(
         let hand = SpadesHand::new(dealt, bids, (h % 3) as u8)?;
         let mut possible = [[true; 3]; 3];
         let mut ruled = [[false; 3]; 3];
-        let mut searchers: Vec<Searcher> = (0..3)
-            .map(|seat| Searcher::new(&hand, seat, &players[seat]))
-            .collect();
+        let mut searchers = searchers(&hand, &players);
         let mut recon = SoftMaxn::new(&hand, generalised(&hand, &possible));
         let kind_models: Vec<Vec<GraphModel>> = (0..3)
             .map(|j| {
@@ -335,13 +350,7 @@ pub fn inference_hands(
         let mut s = hand.start();
         let mut moves = Vec::new();
         while hand.outcome(&s).is_none() {
-            let p = hand.to_move(&s);
-            hand.moves(&s, &mut moves);
-            let c = if moves.len() == 1 {
-                moves[0]
-            } else {
-                searchers[p].decide(&s)
-            };
+            let (p, c) = next_card(&hand, &s, &mut searchers, &mut moves);
             if p != 0 && moves.len() > 1 {
                 counts.decisions += 1;
                 let chosen = recon.value(&hand.apply(&s, c));

@@ -165,28 +165,10 @@ impl<T: GameTree> Searcher<'_, T> {
         None
     }
 
-    fn alpha_beta(&mut self, n: &Node, draft: u8, alpha: i32, beta: i32) -> i32 {
-        if let Some(v) = self.probe(n, draft, alpha, beta) {
-            return v;
-        }
-        if let Some(v) = self.horizon(n, draft) {
-            return v;
-        }
-        self.nodes += 1;
-        let (mut a, mut best) = (alpha, -INF);
-        for c in self.ordered(n, beta) {
-            let v = -self.alpha_beta(&c, draft - 1, -beta, -a);
-            best = best.max(v);
-            a = a.max(v);
-            if a >= beta {
-                break;
-            }
-        }
-        self.store(n, draft, alpha, beta, best);
-        best
-    }
-
-    fn negascout(&mut self, n: &Node, draft: u8, alpha: i32, beta: i32) -> i32 {
+    /// Fail-soft alpha-beta of `n` in the window `(alpha, beta)`; with `scout` NegaScout:
+    /// every child after the first is tested with a null window first and searched again with
+    /// the full window only when the test lands inside it.
+    fn window_search(&mut self, n: &Node, draft: u8, alpha: i32, beta: i32, scout: bool) -> i32 {
         if let Some(v) = self.probe(n, draft, alpha, beta) {
             return v;
         }
@@ -197,12 +179,12 @@ impl<T: GameTree> Searcher<'_, T> {
         let (mut a, mut best) = (alpha, -INF);
         for (i, c) in self.ordered(n, beta).into_iter().enumerate() {
             let mut v;
-            if i == 0 {
-                v = -self.negascout(&c, draft - 1, -beta, -a);
+            if i == 0 || !scout {
+                v = -self.window_search(&c, draft - 1, -beta, -a, scout);
             } else {
-                v = -self.negascout(&c, draft - 1, -a - 1, -a);
+                v = -self.window_search(&c, draft - 1, -a - 1, -a, scout);
                 if a < v && v < beta {
-                    v = -self.negascout(&c, draft - 1, -beta, -v);
+                    v = -self.window_search(&c, draft - 1, -beta, -v, scout);
                 }
             }
             best = best.max(v);
@@ -219,7 +201,7 @@ impl<T: GameTree> Searcher<'_, T> {
         let (mut lower, mut upper, mut g) = (-INF, INF, guess);
         while lower < upper {
             let b = if g == lower { g + 1 } else { g };
-            g = self.alpha_beta(root, draft, b - 1, b);
+            g = self.window_search(root, draft, b - 1, b, false);
             if g < b {
                 upper = g;
             } else {
@@ -242,7 +224,7 @@ pub fn search<T: GameTree>(tree: &T, depth: u8, algo: Algorithm, fcf: bool) -> S
     let mut value = tree.estimate(&root);
     for draft in 1..=depth.max(1) {
         value = match algo {
-            Algorithm::NegaScout => s.negascout(&root, draft, -INF, INF),
+            Algorithm::NegaScout => s.window_search(&root, draft, -INF, INF, true),
             Algorithm::Mtdf => s.mtdf(&root, draft, value),
         };
     }

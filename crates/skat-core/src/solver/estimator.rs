@@ -411,6 +411,7 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::rules::GameType;
+    use crate::solver::layout::tests::random_hands;
 
     #[test]
     fn the_normal_quantile_is_right() {
@@ -426,15 +427,7 @@ mod tests {
             let lay = Layout::get(gt);
             let class = class_of(lay).unwrap();
             for _ in 0..2000 {
-                let mut cards: Vec<u32> = (0..32).collect();
-                rng.shuffle(&mut cards);
-                let k = 1 + rng.below(10) as usize;
-                let mut hands = [0u32; 3];
-                for (i, h) in hands.iter_mut().enumerate() {
-                    for &c in &cards[i * k..(i + 1) * k] {
-                        *h |= 1 << c;
-                    }
-                }
+                let hands = random_hands(&mut rng);
                 let mut f = [0u32; MAX_ACTIVE];
                 let n = features(lay, &hands, rng.below(3) as usize, &mut f);
                 assert_eq!(n, if class == 0 { 32 + 2 + 6 } else { 32 + 2 + 8 });

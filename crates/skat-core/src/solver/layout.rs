@@ -320,10 +320,24 @@ impl Layout {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::rules::trick_winner;
+
+    /// Three random hands of one random size (1 to 10 cards each) as sets of card bits.
+    pub(crate) fn random_hands(rng: &mut Rng) -> [u32; 3] {
+        let mut cards: Vec<u32> = (0..32).collect();
+        rng.shuffle(&mut cards);
+        let k = 1 + rng.below(10) as usize;
+        let mut hands = [0u32; 3];
+        for (i, h) in hands.iter_mut().enumerate() {
+            for &c in &cards[i * k..(i + 1) * k] {
+                *h |= 1 << c;
+            }
+        }
+        hands
+    }
 
     #[test]
     fn winner_matches_rules() {

@@ -302,6 +302,11 @@ mod tests {
         Card::parse(s).unwrap()
     }
 
+    /// `p` after the cards of `tokens` (space-separated) are played in order.
+    fn after(p: Position, tokens: &str) -> Position {
+        tokens.split(' ').fold(p, |p, t| p.play(c(t)).unwrap())
+    }
+
     #[test]
     fn rejects_bad_positions() {
         let d = Deal::random(1);
@@ -357,28 +362,14 @@ mod tests {
             Cards::parse("CT").unwrap(),
         ];
         let p = Position::new(hands, Contract::plain(GameType::Grand), 2, 0, &[], 5, 0).unwrap();
-        let p = p.play(c("CA")).unwrap().play(c("C7")).unwrap();
+        let p = after(p, "CA C7");
         assert!(p.play(c("C7")).is_err());
         let p = p.play(c("CT")).unwrap();
         assert!(p.is_over());
         assert_eq!(p.final_value(), Some(5));
         let p = Position::new(hands, Contract::plain(GameType::Null), 1, 0, &[], 0, 0).unwrap();
-        let p = p
-            .play(c("CA"))
-            .unwrap()
-            .play(c("C7"))
-            .unwrap()
-            .play(c("CT"))
-            .unwrap();
-        assert_eq!(p.final_value(), Some(0));
+        assert_eq!(after(p, "CA C7 CT").final_value(), Some(0));
         let p = Position::new(hands, Contract::plain(GameType::Null), 0, 0, &[], 0, 0).unwrap();
-        let p = p
-            .play(c("CA"))
-            .unwrap()
-            .play(c("C7"))
-            .unwrap()
-            .play(c("CT"))
-            .unwrap();
-        assert_eq!(p.final_value(), Some(10));
+        assert_eq!(after(p, "CA C7 CT").final_value(), Some(10));
     }
 }

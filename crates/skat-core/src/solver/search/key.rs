@@ -302,6 +302,7 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::rules::GameType;
+    use crate::solver::layout::tests::random_hands;
 
     /// The canonical key of a suit or grand position by the general per-group loop: each
     /// group's owners in base 3 behind a leading 1, the plain groups sorted by code, then
@@ -337,15 +338,7 @@ mod tests {
         for gt in GameType::ALL.into_iter().filter(|g| !g.is_null()) {
             let lay = Layout::get(gt);
             for _ in 0..20_000 {
-                let mut cards: Vec<u32> = (0..32).collect();
-                rng.shuffle(&mut cards);
-                let k = 1 + rng.below(10) as usize;
-                let mut rot = [0u32; 3];
-                for (i, h) in rot.iter_mut().enumerate() {
-                    for &c in &cards[i * k..(i + 1) * k] {
-                        *h |= 1 << c;
-                    }
-                }
+                let rot = random_hands(&mut rng);
                 let tag = rng.below(16);
                 let (key, perm) = Searcher::key_suit_grand(lay, rot, tag);
                 assert_eq!(
