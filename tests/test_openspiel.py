@@ -1,5 +1,6 @@
-"""The OpenSpiel game ``python_skat``: loading, chance, strings and tensors, resampling, and
-OpenSpiel's random and ISMCTS bots playing to the end.
+"""The OpenSpiel game ``python_skat``: loading, chance, strings and tensors, resampling,
+serializing and pickling states, OpenSpiel's own checks for a game, and OpenSpiel's random and
+ISMCTS bots playing to the end.
 
 Skips with one line when OpenSpiel is not installed (``pip install 'skat[openspiel]'``). The
 hundred games of the acceptance run are ``python -m skat.openspiel --games 100`` (see
@@ -8,6 +9,7 @@ docs/environments.md); here a few games each.
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import numpy as np
@@ -20,6 +22,9 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="open_spiel not installed (pip install 'skat[openspiel]')"
 )
 skat_openspiel = pytest.importorskip("skat.openspiel")
+
+DEALT_AND_FIVE = skat_openspiel.DEALT + 5
+"""A point in the auction: the whole deal and five bids or answers."""
 
 
 def _game() -> Any:
@@ -88,6 +93,62 @@ def test_clone_is_independent() -> None:
     copy.apply_action(copy.legal_actions()[0])
     assert state.history() != copy.history()
     assert len(state.skat_game.history) == 0
+
+
+def _copies(game: Any, state: Any) -> list[Any]:
+    """``state`` stored and loaded in each of OpenSpiel's ways: with its game
+    (``pyspiel.serialize_game_and_state``), alone (``state.serialize()``) and pickled."""
+    _, loaded = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    return [loaded, game.deserialize_state(state.serialize()), pickle.loads(pickle.dumps(state))]
+
+
+def test_states_serialize_and_pickle_at_every_step() -> None:
+    """OpenSpiel stores a Python state's attributes with pickle; every state, from the deal to
+    the end, comes back the same, and a copy made during play plays on to the same end."""
+    game = _game()
+    rng = np.random.RandomState(6)
+    state = game.new_initial_state()
+    resumed: list[Any] = []
+    while True:
+        for copy in _copies(game, state):
+            assert type(copy) is type(state)
+            assert str(copy) == str(state) and copy.history() == state.history()
+            assert copy.current_player() == state.current_player()
+            assert copy.returns() == state.returns()
+            if not (state.is_chance_node() or state.is_terminal()):
+                assert copy.legal_actions() == state.legal_actions()
+                seen = [copy.information_state_string(p) for p in range(3)]
+                assert seen == [state.information_state_string(p) for p in range(3)]
+        if len(state.history()) == DEALT_AND_FIVE:
+            resumed = _copies(game, state)
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            action = int(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        for copy in resumed:
+            copy.apply_action(action)
+        state.apply_action(action)
+    scores = [float(s) for s in state.skat_game.result.scores]
+    assert len(resumed) == 3 and state.returns() == scores
+    for copy in resumed:
+        assert copy.is_terminal() and str(copy) == str(state) and copy.returns() == scores
+
+
+def test_openspiel_random_simulation_check_passes() -> None:
+    """OpenSpiel's check for a new game: random games with cloning, serialization and returns
+    checked at every step."""
+    pyspiel.random_sim_test(_game(), num_sims=20, serialize=True, verbose=False)
+
+
+def test_openspiel_simulation_test_suite_passes() -> None:
+    """The simulation test OpenSpiel runs on each of its own games: game, game type and state
+    pickles, serialization and clones along random games."""
+    sim = pytest.importorskip("open_spiel.python.tests.games_sim_test")
+    np.random.seed(3)  # the test draws from numpy's global generator
+    for _ in range(10):
+        sim.GamesSimTest().sim_game(_game())
 
 
 def test_random_bots_play_to_the_end() -> None:

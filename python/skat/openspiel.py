@@ -16,7 +16,11 @@ scores, ``game.result.scores``, paid at the end), with explicit chance:
 - ``resample_from_infostate(player, sampler)`` draws a state the player cannot tell from this
   one (:func:`skat.encoding.indistinguishable_deal`), so OpenSpiel's information-set Monte
   Carlo tree search (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) runs on it; the number
-  drawn from ``sampler`` seeds the draw.
+  drawn from ``sampler`` seeds the draw;
+- states clone, serialize (``state.serialize()``, ``pyspiel.serialize_game_and_state``) and
+  pickle, as OpenSpiel's own game checks (``pyspiel.random_sim_test``) ask: OpenSpiel copies a
+  Python state's attributes with ``copy.deepcopy`` and serializes them with ``pickle``, and the
+  engine's game, which does not pickle, travels as its dealt cards and action indices.
 
 Sampling tabular methods (outcome-sampling MCCFR) run on it; methods that walk the whole
 tree (vanilla CFR, exploitability) are out of reach for full Skat and need a smaller game.
@@ -117,30 +121,63 @@ class SkatGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         )
 
 
+class _Engine:
+    """The engine's game inside a state, in a form OpenSpiel can copy and serialize: a deep copy
+    is the game's own copy, a pickle is the dealt cards and the action indices that replay it."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(self.game.copy())
+
+    def __reduce__(
+        self,
+    ) -> tuple[Callable[[list[int], list[int]], _Engine], tuple[list[int], list[int]]]:
+        dealt = [card.index for hand in self.game.deal.hands for card in hand]
+        return _replayed, (dealt, [action_index(action) for _, action in self.game.history])
+
+
+def _replayed(dealt: list[int], actions: list[int]) -> _Engine:
+    game = Game(deal_of(dealt))
+    for index in actions:
+        game.apply(action_of(index))
+    return _Engine(game)
+
+
 class SkatState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     """A deal in progress (chance) or a ``skat.Game`` (the players' turns)."""
 
     def __init__(self, game: SkatGame) -> None:
         super().__init__(game)
         self.dealt: list[int] = []
-        self.skat_game: Game | None = None
+        self._engine: _Engine | None = None
         self._resamples = 0
+
+    @property
+    def skat_game(self) -> Game | None:
+        """The engine's game once the cards are dealt, ``None`` while dealing."""
+        return None if self._engine is None else self._engine.game
 
     # ----- the OpenSpiel state protocol -----
 
     def current_player(self) -> int:
         """The seat to act, ``PlayerId.CHANCE`` while dealing, ``PlayerId.TERMINAL`` at the end."""
-        if self.skat_game is None:
+        game = self.skat_game
+        if game is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if self.skat_game.is_over:
+        if game.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
-        seat = self.skat_game.to_move
+        seat = game.to_move
         assert seat is not None
         return seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.skat_game is not None
-        return legal_indices(self.skat_game)
+        game = self.skat_game
+        assert game is not None
+        return legal_indices(game)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not yet dealt, each equally likely."""
@@ -148,12 +185,13 @@ class SkatState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         return [(c, 1.0 / len(left)) for c in left]
 
     def _apply_action(self, action: int) -> None:
-        if self.skat_game is None:
+        game = self.skat_game
+        if game is None:
             self.dealt.append(int(action))
             if len(self.dealt) == DEALT:
-                self.skat_game = Game(deal_of(self.dealt))
+                self._engine = _Engine(Game(deal_of(self.dealt)))
         else:
-            self.skat_game.apply(action_of(int(action)))
+            game.apply(action_of(int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -161,7 +199,8 @@ class SkatState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         return str(action_of(int(action)))
 
     def is_terminal(self) -> bool:
-        return self.skat_game is not None and self.skat_game.is_over
+        game = self.skat_game
+        return game is not None and game.is_over
 
     def returns(self) -> list[float]:
         """Seeger-Fabian scores at the end, zero before."""
@@ -173,24 +212,27 @@ class SkatState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SkatState:
         """A state ``player_id`` cannot tell from this one, drawn with a seed mixed from the
         sampler's number and how many draws this state has made."""
-        if self.skat_game is None:
+        game = self.skat_game
+        if game is None:
             raise pyspiel.SpielError("resample_from_infostate during the deal")
         self._resamples += 1
         seed = derive_seed(int(float(probability_sampler()) * 2**53), self._resamples)
-        view = self.skat_game.view(player_id)
+        view = game.view(player_id)
         deal, discard = indistinguishable_deal(view, seed)
         return state_of(self.get_game(), replay(view, deal, discard))
 
     def __str__(self) -> str:
-        if self.skat_game is None:
+        game = self.skat_game
+        if game is None:
             return "dealt " + " ".join(str(Card.from_index(c)) for c in self.dealt)
-        return self.skat_game.to_iss()
+        return game.to_iss()
 
     # ----- for the observer -----
 
     def view(self, player: int) -> View | None:
         """What ``player`` may know (``None`` while dealing)."""
-        return None if self.skat_game is None else self.skat_game.view(player)
+        game = self.skat_game
+        return None if game is None else game.view(player)
 
 
 def deal_of(dealt: list[int]) -> Deal:
