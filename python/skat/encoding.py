@@ -18,6 +18,11 @@ what ``game.view(seat)`` shows, so that two games a seat cannot tell apart encod
 :data:`SEGMENTS`. Rewards, in both environments, are the Seeger-Fabian scores of the finished
 game (``game.result.scores``), between :data:`MIN_SCORE` and :data:`MAX_SCORE`.
 
+The core computes observations and legal indices (``View.observation_bytes``,
+``legal_action_indices``, from ``crates/skat-core/src/encoding.rs``); the Python functions
+:func:`observation_reference` and :func:`legal_indices_reference` compute the same from the
+view's public fields and stay as the specification the tests compare the core against.
+
 >>> import skat
 >>> game = skat.Game(skat.Deal.random(seed=7))
 >>> [action_index(a) for a in game.legal_actions()][:3], action_of(96)
@@ -190,7 +195,14 @@ def action_of(index: int) -> Action:
 
 
 def legal_indices(state: Game | View) -> list[int]:
-    """The indices of the legal actions, ascending (empty when the game is over)."""
+    """The indices of the legal actions, ascending (empty when the game is over); raises
+    :class:`skat.IllegalActionError` when a legal action has no index (Kontra, Re).
+    Computed by the core; equal to :func:`legal_indices_reference`."""
+    return state.legal_action_indices()
+
+
+def legal_indices_reference(state: Game | View) -> list[int]:
+    """:func:`legal_indices` computed in Python from ``state.legal_actions()``."""
     return sorted(action_index(a) for a in state.legal_actions())
 
 
@@ -202,7 +214,7 @@ def action_mask(state: Game | View) -> npt.NDArray[np.int8]:
     64
     """
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    mask[legal_indices(state)] = 1
+    mask[state.legal_action_indices()] = 1
     return mask
 
 
@@ -234,7 +246,13 @@ def auction(view: View) -> tuple[list[int | None], list[bool]]:
 
 def observation(view: View) -> npt.NDArray[np.float32]:
     """What ``view.seat`` knows, as a vector of :data:`OBSERVATION_SIZE` numbers in ``0..1``
-    (the segments of :data:`SEGMENTS`)."""
+    (the segments of :data:`SEGMENTS`). Computed by the core; equal to
+    :func:`observation_reference`."""
+    return np.frombuffer(view.observation_bytes(), dtype=np.float32)
+
+
+def observation_reference(view: View) -> npt.NDArray[np.float32]:
+    """:func:`observation` computed in Python from the view's fields."""
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     at = _OFFSETS
     out[at["seat"].start + view.seat] = 1.0

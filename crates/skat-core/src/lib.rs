@@ -5,12 +5,14 @@
 //! The Python package `skat` wraps it through the `skat-py` crate.
 //!
 //! Flow: a [`Deal`] starts a [`Game`]; actions move it through the auction, the skat, the
-//! declaration and ten tricks to a [`GameResult`]; [`record`] reads and writes ISS records.
+//! declaration and ten tricks to a [`GameResult`]; [`record`] reads and writes ISS records;
+//! [`encoding`] numbers the actions and encodes what a seat sees for learning environments.
 
 pub mod action;
 pub mod bidding;
 pub mod cards;
 pub mod deal;
+pub mod encoding;
 pub mod error;
 pub mod game;
 pub mod iimc;

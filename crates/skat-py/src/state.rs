@@ -1,10 +1,11 @@
 //! Python classes for what a seat sees (`View`) and the game itself (`Game`): conversions
-//! only; the rules live in `skat_core::game`.
+//! only; the rules live in `skat_core::game`, the learning environments' observation and
+//! action indices in `skat_core::encoding`.
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyByteArray, PyTuple};
 use skat_core::game::{Actor, Move};
-use skat_core::{record, Game, Record, Variants, View};
+use skat_core::{encoding, record, Action, Game, Record, Variants, View};
 
 use crate::args::Text;
 use crate::cards::{hands_tuple, PyCard, PyCards, PyGameType};
@@ -43,6 +44,16 @@ fn tricks_list(tricks: &[skat_core::Trick]) -> Vec<(u8, Vec<PyCard>, u8)> {
             )
         })
         .collect()
+}
+
+/// The action-space indices of `legal` (`skat_core::encoding`), ascending; an action without
+/// an index raises IllegalActionError naming it.
+fn legal_indices(legal: &[Action]) -> PyResult<Vec<usize>> {
+    encoding::legal_indices(legal).map_err(|a| {
+        crate::error::IllegalActionError::new_err(format!(
+            "action {a} has no index in the action space"
+        ))
+    })
 }
 
 /// What one seat may know; given to players instead of the game.
@@ -158,6 +169,21 @@ impl PyView {
     /// The actions this seat may take now (empty when it is not this seat's turn).
     fn legal_actions(&self) -> Vec<PyAction> {
         actions(self.0.legal.clone())
+    }
+    /// The indices of `legal_actions()` in the action space of `skat.encoding`, ascending
+    /// (raises IllegalActionError when one of them, Kontra or Re, has no index).
+    fn legal_action_indices(&self) -> PyResult<Vec<usize>> {
+        legal_indices(&self.0.legal)
+    }
+    /// The observation vector of `skat.encoding` (512 float32 numbers in native byte
+    /// order), as the bytes of a new bytearray.
+    fn observation_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyByteArray> {
+        let obs = encoding::observation(&self.0);
+        let mut bytes = Vec::with_capacity(4 * obs.len());
+        for x in obs {
+            bytes.extend_from_slice(&x.to_ne_bytes());
+        }
+        PyByteArray::new(py, &bytes)
     }
 
     fn __repr__(&self) -> String {
@@ -327,6 +353,12 @@ impl PyGame {
     /// The actions the seat to move may take.
     fn legal_actions(&self) -> Vec<PyAction> {
         actions(self.0.legal_actions())
+    }
+
+    /// The indices of `legal_actions()` in the action space of `skat.encoding`, ascending
+    /// (raises IllegalActionError when one of them, Kontra or Re, has no index).
+    fn legal_action_indices(&self) -> PyResult<Vec<usize>> {
+        legal_indices(&self.0.legal_actions())
     }
 
     /// The cards the seat to move may play (empty outside card play).
