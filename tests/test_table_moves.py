@@ -78,6 +78,51 @@ def test_claim_check_matches_an_exhaustive_search(tricks_left: int) -> None:
     assert checked > 60 and 0 < certain < checked  # both answers occur
 
 
+def test_schwarz_claims_match_an_exhaustive_search() -> None:
+    """Four tricks left, the declarer with every trick so far in a suit or grand game: with
+    three or more cards without points left, the claim check must also search that she takes
+    every trick (a blank trick to the defenders would save them from schwarz)."""
+    solver = Solver(tt_mb=4)
+    checked = certain = searched = 0
+    for g in endgames(4, range(400)):
+        assert g.contract is not None
+        if g.contract.game_type == GameType.NULL or any(w != g.declarer for *_, w in g.tricks):
+            continue
+        blanks = sum(c.points == 0 for h in g.hands for c in h) + sum(
+            c.points == 0 for c in g.trick
+        )
+        assert rest_is_certain(g, solver) == reference_certain(g), g.to_iss()
+        checked += 1
+        certain += reference_certain(g)
+        searched += blanks >= 3
+    assert searched >= 5 and 0 < certain < checked  # the every-trick search ran, both answers
+
+
+def test_a_blank_trick_to_the_defenders_makes_a_schwarz_claim_uncertain() -> None:
+    """Grand hand, the declarer (middlehand) with all six tricks so far and every card point
+    left in her hand: HJ DJ HA H7 against S9 H9 H8 D9 and C8 C7 S8 S7. Best play gives her all
+    120 points, but forehand's second heart beats H7 in a trick without points, which saves
+    the defenders from schwarz: the claim is not certain."""
+    deal = skat.Deal(
+        (
+            skat.Cards.parse("C9 SQ S9 H8 H9 HK HQ DT D9 D7"),
+            skat.Cards.parse("CJ SJ HJ DJ CA CT SA DA HA H7"),
+            skat.Cards.parse("C7 C8 CK CQ S7 S8 SK DK DQ D8"),
+        ),
+        skat.Cards.parse("ST HT"),
+    )
+    g = Game(deal)
+    auction = ["18", "p", "p", "GH"]
+    tricks = ["DT DA DK", "CA CK C9", "CT CQ HK", "SA SK SQ", "CJ DQ HQ", "SJ D8 D7"]
+    for token in auction + [card for trick in tricks for card in trick.split()]:
+        g.apply(token)
+    assert len(g.tricks) == 6 and all(w == g.declarer for *_, w in g.tricks)
+    solver = Solver(tt_mb=4)
+    assert solver.solve(skat.Position.from_game(g)) == 120 - defender_points_so_far(g)
+    assert not reference_certain(g)
+    assert not rest_is_certain(g, solver)
+
+
 def _session_at(declarer: bool, certain: bool) -> Session:
     """A session in card play at the person's turn, she declarer (or a defender), with the rest
     to the declarer certain (or not); the person's moves come from a rules player."""
