@@ -20,7 +20,7 @@
 
 use crate::action::Action;
 use crate::cards::{Card, Cards};
-use crate::game::{Actor, Move, Phase, View};
+use crate::game::{seat_totals, Actor, Move, Phase, View};
 use crate::rules::{Contract, BIDS};
 
 /// The index of the first card play (`D7`).
@@ -257,12 +257,7 @@ pub fn observation(view: &View) -> [f32; OBSERVATION_SIZE] {
     if view.phase == Phase::Playing {
         put_one(&mut out, LEADER, 3, view.leader as usize);
     }
-    let mut points = [0u32; 3];
-    for t in &view.tricks {
-        if let Some(p) = points.get_mut(t.winner as usize) {
-            *p += t.points();
-        }
-    }
+    let (points, _) = seat_totals(&view.tricks);
     for (seat, &p) in points.iter().enumerate() {
         // a float32 quotient, as NumPy divides a float32 array by 120
         out[TRICK_POINTS + seat] = p as f32 / 120.0f32;

@@ -41,7 +41,7 @@ use crate::error::SkatError;
 use crate::game::{Phase, View};
 use crate::inference::{Inference, InferenceStats};
 use crate::rules::{matadors, Contract};
-use crate::sampling::{check_count, Knowledge, World, MAX_WORLDS};
+use crate::sampling::{check_count, sample_worlds, World, MAX_WORLDS};
 use crate::solver::{null_survival, Position, Solver, SolverOptions};
 
 /// Settings of a PIMC search.
@@ -269,15 +269,13 @@ pub(crate) fn higher_first(keys: &[(f64, f64)], a: Card, b: Card) -> std::cmp::O
     a.points().cmp(&b.points()).then(a.cmp(&b))
 }
 
-/// `n` worlds drawn uniformly from `seed` among those consistent with what the view's seat
-/// knows, each of weight 1.
+/// [`sample_worlds`], each world of weight 1.
 pub(crate) fn uniform_worlds(
     view: &View,
     n: usize,
     seed: u64,
 ) -> Result<Vec<(World, f64)>, SkatError> {
-    let k = Knowledge::from_view(view)?;
-    Ok(k.sample_many(n, seed)
+    Ok(sample_worlds(view, n, seed)?
         .into_iter()
         .map(|w| (w, 1.0))
         .collect())
