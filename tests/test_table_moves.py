@@ -16,6 +16,8 @@ from skat import Game, GameType, Solver
 from skat.match import play
 from skat.players import make_player
 from skat.players.rules import RulesPlayer
+from skat.records import actor_seat
+from skat.ui.analysis import analyze_game
 from skat.ui.claims import defender_points_so_far, rest_is_certain
 from skat.ui.common import InputError
 from skat.ui.session import Session
@@ -158,6 +160,24 @@ def test_a_certain_ending_gives_the_declarer_the_rest(declarer: bool) -> None:
     if s.game.contract is not None and s.game.contract.game_type != GameType.NULL:
         assert r.declarer_points == 120 - before
     assert len(s.sheet().rows) == 1
+
+
+@pytest.mark.parametrize("declarer", [True, False])
+def test_a_game_ended_by_a_claim_replays_and_is_analysed(declarer: bool) -> None:
+    """After a claim the defenders' answers are recorded as ``RE`` by their seats; every replay
+    must pass those seats (without them an answer reads as the declarer resigning)."""
+    s = _session_at(declarer, certain=True)
+    s.claim() if declarer else s.concede()
+    game = s.game
+    assert any(a.kind == "resign" for _, a in game.history)
+    replayed = skat.Game(game.deal, variants=game.variants)
+    for actor, action in game.history:
+        replayed.apply(action, actor_seat(actor))
+    assert replayed.to_iss() == game.to_iss()
+    again = skat.Game.from_iss(game.to_iss())
+    report = analyze_game(again)
+    assert len(report.moves) == len(game.played)
+    assert analyze_game(game).moves == report.moves
 
 
 @pytest.mark.parametrize("declarer", [True, False])

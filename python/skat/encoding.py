@@ -53,6 +53,7 @@ from skat._core import (
     bids,
     sample_worlds,
 )
+from skat.records import actor_seat
 
 BIDS: tuple[int, ...] = tuple(bids())
 """Every bid value, lowest first (63 values)."""
@@ -408,12 +409,12 @@ def replay(view: View, deal: Deal, discard: Cards | None) -> Game:
     """The game of ``deal`` after the actions of ``view.history``, with ``discard`` laid away
     where the view does not show the declarer's discard."""
     game = Game(deal)
-    for _, action in view.history:
+    for actor, action in view.history:
         if game.phase == Phase.DISCARD and action.kind != "discard":
             if discard is None:
                 raise IllegalActionError("the view's history needs a discard")
             game.apply(Action(".".join(str(c) for c in discard)))
-        game.apply(action)
+        game.apply(action, actor_seat(actor))
     if game.phase == Phase.DISCARD and view.phase != Phase.DISCARD and discard is not None:
         game.apply(Action(".".join(str(c) for c in discard)))
     return game

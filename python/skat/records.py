@@ -52,6 +52,18 @@ def named_record(iss: str, place: str, record_id: str, names: Sequence[str]) -> 
     return head + iss[len(PLAIN_HEADER) :]
 
 
+def actor_seat(actor: int | str) -> int | None:
+    """The seat to give ``Game.apply`` when replaying a ``game.history`` entry made by
+    ``actor``: the seat itself, or None for the deal (``"w"``). A replay must pass it: after a
+    declarer's claim the defenders' answers are recorded as ``RE``, which without its seat
+    would be read as the declarer, to move, resigning.
+
+    >>> actor_seat(2), actor_seat("w")
+    (2, None)
+    """
+    return actor if isinstance(actor, int) else None
+
+
 def replay_until_play(game: Game) -> Game:
     """A new game replaying ``game``'s actions up to the start of card play (all of them when
     play never starts): the position of its first card, the card not yet played.
@@ -66,7 +78,7 @@ def replay_until_play(game: Game) -> Game:
     for actor, action in game.history:
         if g.phase == Phase.PLAY or g.is_over:
             break
-        g.apply(action, actor if isinstance(actor, int) else None)
+        g.apply(action, actor_seat(actor))
     return g
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from skat._core import Card, Game, Inference, Phase, View
 from skat.defaults import REPORT_CANDIDATES
+from skat.records import actor_seat
 
 
 @dataclass
@@ -74,13 +75,13 @@ def views_of_game(game: Game) -> list[TruthRow]:
                 )
             )
 
-    for _, action in game.history:
+    for actor, action in game.history:
         if replay.phase == Phase.PLAY and not replay.trick and len(replay.tricks) != seen_trick:
             seen_trick = len(replay.tricks)
             take()
         if replay.is_over:
             break
-        replay.apply(action)
+        replay.apply(action, actor_seat(actor))
     if replay.phase == Phase.PLAY and not replay.trick and len(replay.tricks) != seen_trick:
         take()
     return rows

@@ -39,6 +39,7 @@ from skat.parallel import run_tasks
 from skat.players import make_player
 from skat.players.base import with_option
 from skat.players.pimc import PimcPlayer
+from skat.records import actor_seat
 from skat.seeds import deal_seed, derive_seed
 
 CALIBRATION_BINS = 10
@@ -92,7 +93,7 @@ def _observe(task: _Task) -> list[dict[str, Any]]:
                         "value": value,
                     }
                 )
-        replay.apply(action, seat=actor if isinstance(actor, int) else None)
+        replay.apply(action, actor_seat(actor))
     return out
 
 

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from skat._core import Card, Contract, Game, GameType, Phase, Position, Solver, win_threshold
+from skat.records import actor_seat
 from skat.ui.common import SEAT_NAMES, UiError, card_text, verb
 
 # win_threshold is the core's rule (skat._core.win_threshold), re-exported for callers here
@@ -234,7 +235,7 @@ def analyze_game(
     replay = Game(deal, variants=game.variants)
     report = GameAnalysis(contract, declarer, threshold, None, None)
     number = 0
-    for _, action in game.history:
+    for actor, action in game.history:
         if action.kind == "play" and action.card is not None and replay.phase == Phase.PLAY:
             number += 1
             seat = replay.to_move
@@ -287,5 +288,5 @@ def analyze_game(
                         hints.get(number) == card,
                     )
                 )
-        replay.apply(action)
+        replay.apply(action, actor_seat(actor))
     return report

@@ -40,7 +40,7 @@ from skat.players import Player, make_player
 from skat.players.modelling import tell_names, tell_result
 from skat.players.pimc import default_threads
 from skat.players.rules import RulesPlayer
-from skat.records import named_record
+from skat.records import actor_seat, named_record
 from skat.seeds import deal_seed, derive_seed
 from skat.ui.advice import HINT_WORLDS, Advice
 from skat.ui.analysis import GameAnalysis
@@ -442,7 +442,7 @@ class Session(Advice):
             history = self.game.history
             game = Game(self.game.deal, variants=self.game.variants)
             for actor, action in history[:last]:
-                game.apply(action, actor if isinstance(actor, int) else None)
+                game.apply(action, actor_seat(actor))
             self.game = game  # an AI move still being computed for the old game is dropped
             # hints given after this position were for a line of play that is gone
             now = len(game.played) + 1
