@@ -575,6 +575,8 @@ class SearchStats:
 
 @final
 class Solver:
+    """``tt_mb``: 1..65536; a table that cannot be allocated raises ``ArgumentError``."""
+
     def __new__(cls, tt_mb: int = 32, **switches: bool | float | str | None) -> Solver: ...
     @property
     def options(self) -> dict[str, int]: ...

@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from skat._core import (
     Action,
+    ArgumentError,
     Card,
     Cards,
     Deal,
@@ -147,12 +148,25 @@ OBSERVATION_SIZE = _at
 
 
 def segment(name: str) -> slice:
-    """The slice of the observation vector that holds segment ``name`` (see :data:`SEGMENTS`).
+    """The slice of the observation vector that holds segment ``name`` (see :data:`SEGMENTS`);
+    an unknown name raises :class:`skat.ArgumentError` listing the segments.
 
     >>> segment("seat")
     slice(0, 3, None)
     """
+    if not isinstance(name, str):
+        raise TypeError(f"segment expects a segment name (str), got {type(name).__name__}")
+    if name not in _OFFSETS:
+        raise ArgumentError(f"unknown segment {name!r}; segments: {', '.join(_OFFSETS)}")
     return _OFFSETS[name]
+
+
+def _expect(value: object, kind: type | tuple[type, ...], function: str) -> None:
+    """Raises ``TypeError`` unless ``value`` is a ``kind`` (``function`` names the caller)."""
+    if not isinstance(value, kind):
+        names = kind if isinstance(kind, tuple) else (kind,)
+        wanted = " or ".join(f"skat.{k.__name__}" for k in names)
+        raise TypeError(f"{function} expects a {wanted}, got {type(value).__name__}")
 
 
 def action_index(action: Action) -> int:
@@ -163,6 +177,7 @@ def action_index(action: Action) -> int:
     >>> action_index(Action("CA.D7")), action_index(Action("GO"))
     (157, 124)
     """
+    _expect(action, Action, "action_index")
     kind = action.kind
     if kind == "play" and action.card is not None:
         return CARD_BASE + action.card.index
@@ -199,11 +214,13 @@ def legal_indices(state: Game | View) -> list[int]:
     """The indices of the legal actions, ascending (empty when the game is over); raises
     :class:`skat.IllegalActionError` when a legal action has no index (Kontra, Re).
     Computed by the core; equal to :func:`legal_indices_reference`."""
+    _expect(state, (Game, View), "legal_indices")
     return state.legal_action_indices()
 
 
 def legal_indices_reference(state: Game | View) -> list[int]:
     """:func:`legal_indices` computed in Python from ``state.legal_actions()``."""
+    _expect(state, (Game, View), "legal_indices_reference")
     return sorted(action_index(a) for a in state.legal_actions())
 
 
@@ -214,6 +231,7 @@ def action_mask(state: Game | View) -> npt.NDArray[np.int8]:
     >>> int(action_mask(skat.Game(skat.Deal.random(seed=1))).sum())  # 63 bids and pass
     64
     """
+    _expect(state, (Game, View), "action_mask")
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     mask[state.legal_action_indices()] = 1
     return mask
@@ -229,6 +247,7 @@ def _put_cards(out: npt.NDArray[np.float32], name: str, cards: Cards | None, row
 
 def auction(view: View) -> tuple[list[int | None], list[bool]]:
     """Per seat, the highest value it bid or held (``None``: neither) and whether it passed."""
+    _expect(view, View, "auction")
     highest: list[int | None] = [None, None, None]
     passed = [False, False, False]
     current = 0
@@ -249,11 +268,13 @@ def observation(view: View) -> npt.NDArray[np.float32]:
     """What ``view.seat`` knows, as a vector of :data:`OBSERVATION_SIZE` numbers in ``0..1``
     (the segments of :data:`SEGMENTS`). Computed by the core; equal to
     :func:`observation_reference`."""
+    _expect(view, View, "observation")
     return np.frombuffer(view.observation_bytes(), dtype=np.float32)
 
 
 def observation_reference(view: View) -> npt.NDArray[np.float32]:
     """:func:`observation` computed in Python from the view's fields."""
+    _expect(view, View, "observation_reference")
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     at = _OFFSETS
     out[at["seat"].start + view.seat] = 1.0
@@ -299,6 +320,7 @@ def information_state(view: View) -> str:
     >>> information_state(skat.Game(skat.Deal.random(seed=7)).view(0))
     'seat 0 hand CA SQ SJ ST S8 HK HJ H9 DQ D7 |'
     """
+    _expect(view, View, "information_state")
     parts = [f"seat {view.seat} hand {view.hand}"]
     if view.skat is not None:
         parts.append(f"skat {view.skat}")
@@ -317,6 +339,7 @@ def describe(view: View) -> str:
     >>> describe(skat.Game(skat.Deal.random(seed=7)).view(1))
     'seat 1 to move 1 phase bidding hand CK CQ C9 C7 S9 S7 HQ DA DK DJ bids -,-,- passed -'
     """
+    _expect(view, View, "describe")
     highest, passed = auction(view)
     bid_text = ",".join("-" if b is None else str(b) for b in highest)
     passed_text = ",".join(str(s) for s in range(3) if passed[s]) or "-"
@@ -357,7 +380,8 @@ def indistinguishable_deal(view: View, seed: int) -> tuple[Deal, Cards | None]:
     card play, the voids shown by not following suit (``skat.sample_worlds``); the auction's
     information is not used. Replaying the view's history on this deal (with the discard)
     gives a game whose view from ``view.seat`` is the same (see :func:`replay`). A finished
-    game raises :class:`skat.PositionError`.
+    game raises :class:`skat.PositionError`, a seed outside ``0 .. 2**64 - 1``
+    :class:`skat.ArgumentError`.
 
     >>> import skat
     >>> game = skat.Game(skat.Deal.random(seed=7))
@@ -365,6 +389,12 @@ def indistinguishable_deal(view: View, seed: int) -> tuple[Deal, Cards | None]:
     >>> deal.hands[0] == game.hands[0], deal == game.deal
     (True, False)
     """
+    _expect(view, View, "indistinguishable_deal")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+    if not 0 <= int(seed) < 2**64:
+        raise ArgumentError(f"{seed} is not an integer in 0..={2**64 - 1}")
+    seed = int(seed)
     if view.phase == Phase.OVER:
         raise PositionError("a finished game has no hidden cards to draw")
     rng = np.random.default_rng(seed)
@@ -408,6 +438,7 @@ def indistinguishable_deal(view: View, seed: int) -> tuple[Deal, Cards | None]:
 def replay(view: View, deal: Deal, discard: Cards | None) -> Game:
     """The game of ``deal`` after the actions of ``view.history``, with ``discard`` laid away
     where the view does not show the declarer's discard."""
+    _expect(view, View, "replay")
     game = Game(deal)
     for actor, action in view.history:
         if game.phase == Phase.DISCARD and action.kind != "discard":

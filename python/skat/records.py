@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from skat._core import Game, Phase, RecordError
+from skat._core import Game, ParseError, Phase, RecordError
 
 PLAIN_HEADER = "(;GM[Skat]PC[skat]P0[0]P1[1]P2[2]"
 """How every record written by ``Game.to_iss`` starts."""
@@ -82,9 +82,25 @@ def replay_until_play(game: Game) -> Game:
     return g
 
 
+def record_path(path: str | os.PathLike[str], caller: str = "open_records") -> str:
+    """``path`` as a file name: a ``str``, ``bytes`` or path-like object (anything else, such
+    as an int that ``open`` would take for a file descriptor, raises ``TypeError``; a name
+    with a lone surrogate that no file system encoding holds raises ``ParseError``)."""
+    if not isinstance(path, str | bytes | os.PathLike):
+        raise TypeError(f"{caller} expects a file path, got {type(path).__name__}")
+    name = os.fsdecode(os.fspath(path))
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError as e:
+        raise ParseError(f"not a valid file name (a lone surrogate): {name!r}") from e
+    return name
+
+
 def open_records(path: str | os.PathLike[str]) -> TextIO:
     """A record file opened for reading as text; gzip-compressed files (``.gz``, as
-    ``skat train selfplay`` writes its shards) are decompressed on the fly."""
+    ``skat train selfplay`` writes its shards) are decompressed on the fly. ``path`` is
+    checked by :func:`record_path`."""
+    path = record_path(path)
     with open(path, "rb") as f:
         magic = f.read(2)
     if magic == b"\x1f\x8b":
@@ -115,13 +131,19 @@ def read_iss(path: str | os.PathLike[str]) -> Iterator[Game]:
     """Iterates the games of an ISS record file, each replayed through the rules.
 
     Raises ``RecordError`` (with the file and line) for a record that is malformed or contains
-    an illegal move.
+    an illegal move. ``path`` is checked at once (:func:`record_path`): a path that is not one
+    raises ``TypeError``, a name with a lone surrogate ``ParseError``.
     """
-    for number, line in iter_record_lines(path):
+    name = record_path(path, "read_iss")
+    return _read_iss(name)
+
+
+def _read_iss(name: str) -> Iterator[Game]:
+    for number, line in iter_record_lines(name):
         try:
             yield Game.from_iss(line)
         except RecordError as e:
-            raise RecordError(f"{os.fspath(path)}:{number}: {e}") from e
+            raise RecordError(f"{name}:{number}: {e}") from e
 
 
 def record_files(paths: Sequence[str | os.PathLike[str]]) -> list[str]:

@@ -9,7 +9,7 @@ fn main() {
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60);
     let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let abl: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(n);
-    let r = bench::run(n, seed, SolverOptions::default(), abl);
+    let r = bench::run(n, seed, SolverOptions::default(), abl).expect("benchmark tables");
     println!(
         "solver benchmark: {} positions, seed {}, single thread",
         r.positions, r.seed

@@ -26,6 +26,8 @@ pub enum SkatError {
     },
     /// A position or other argument the solver cannot accept.
     InvalidPosition(String),
+    /// Memory that cannot be had, e.g. a transposition table larger than the machine holds.
+    OutOfMemory(String),
 }
 
 impl SkatError {
@@ -73,6 +75,7 @@ impl fmt::Display for SkatError {
                 write!(f, "record {id}: move {position}: {message}")
             }
             SkatError::InvalidPosition(m) => write!(f, "invalid position: {m}"),
+            SkatError::OutOfMemory(m) => write!(f, "{m}"),
         }
     }
 }

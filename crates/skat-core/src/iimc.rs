@@ -55,6 +55,7 @@ use crate::pimc::{
     PimcOptions,
 };
 use crate::sampling::{check_count, World, MAX_CANDIDATES, MAX_WORLDS};
+use crate::solver::check_table_memory;
 
 /// The playout player: `worlds[..n-1]` are the worlds of nested IIMC levels (outermost first),
 /// `worlds[n-1]` those of the innermost PIMC.
@@ -474,7 +475,8 @@ pub struct Iimc {
 impl Iimc {
     /// Builds the engine; rejects worlds outside 1..=[`MAX_WORLDS`] at any level, more than
     /// [`MAX_CANDIDATES`] playout candidates, a thread count outside 1..=256 and a time budget
-    /// that is not a positive number.
+    /// that is not a positive number, and gives [`SkatError::OutOfMemory`] when the threads'
+    /// tables cannot be allocated.
     pub fn new(options: IimcOptions) -> Result<Iimc, SkatError> {
         let bad = |msg: &str| Err(SkatError::InvalidPosition(msg.into()));
         if options.worlds == 0 || options.playout.worlds.contains(&0) {
@@ -487,6 +489,8 @@ impl Iimc {
             MAX_CANDIDATES,
         )?;
         check_threads_and_budget(options.threads, options.seconds)?;
+        // each thread's innermost PIMC holds one table
+        check_table_memory(&options.playout.pimc.solver, options.threads)?;
         let movers = (0..options.threads)
             .map(|_| Mover::new(&options.playout.worlds, options.playout.pimc).map(Mutex::new))
             .collect::<Result<Vec<_>, _>>()?;

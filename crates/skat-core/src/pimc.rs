@@ -42,7 +42,7 @@ use crate::game::{Phase, View};
 use crate::inference::{Inference, InferenceStats};
 use crate::rules::{matadors, Contract};
 use crate::sampling::{check_count, sample_worlds, World, MAX_WORLDS};
-use crate::solver::{null_survival, Position, Solver, SolverOptions};
+use crate::solver::{check_table_memory, null_survival, Position, Solver, SolverOptions};
 
 /// Settings of a PIMC search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -371,7 +371,8 @@ pub struct Pimc {
 
 impl Pimc {
     /// Builds the engine; rejects worlds outside 1..=[`MAX_WORLDS`], a thread count outside
-    /// 1..=256 and a time budget that is not a positive number.
+    /// 1..=256 and a time budget that is not a positive number, and gives
+    /// [`SkatError::OutOfMemory`] when the threads' tables cannot be allocated.
     pub fn new(options: PimcOptions) -> Result<Pimc, SkatError> {
         let bad = |msg: &str| Err(SkatError::InvalidPosition(msg.into()));
         if options.worlds == 0 {
@@ -379,11 +380,13 @@ impl Pimc {
         }
         check_count("worlds", options.worlds, MAX_WORLDS)?;
         check_threads_and_budget(options.threads, options.seconds)?;
+        // one table per thread: refused as a whole when together they exceed the memory
+        check_table_memory(&options.solver, options.threads)?;
         Ok(Pimc {
             options,
             solvers: (0..options.threads)
-                .map(|_| Mutex::new(Solver::new(options.solver)))
-                .collect(),
+                .map(|_| Solver::try_new(options.solver).map(Mutex::new))
+                .collect::<Result<_, _>>()?,
         })
     }
 

@@ -129,16 +129,16 @@ fn solve_many_matches_sequential_and_is_thread_independent() {
         tt_mb: 2,
         ..SolverOptions::default()
     };
-    let one = solve_many(&pos, o, 1);
-    let two = solve_many(&pos, o, 2);
-    let three = solve_many(&pos, o, 3);
+    let one = solve_many(&pos, o, 1).unwrap();
+    let two = solve_many(&pos, o, 2).unwrap();
+    let three = solve_many(&pos, o, 3).unwrap();
     for i in 0..pos.len() {
         assert_eq!(one[i].value, common::oracle(&pos[i]));
         assert_eq!(one[i].value, two[i].value);
         assert_eq!(one[i].stats.nodes, two[i].stats.nodes);
         assert_eq!(one[i].stats.nodes, three[i].stats.nodes);
     }
-    assert!(solve_many(&[], o, 4).is_empty());
+    assert!(solve_many(&[], o, 4).unwrap().is_empty());
 }
 
 #[test]
@@ -155,6 +155,31 @@ fn deterministic_and_bounded_memory() {
     assert!(s.table_bytes() <= 3 * 1024 * 1024);
     let s = Solver::new(SolverOptions::plain());
     assert!(s.table_bytes() <= 64 * 1024);
+}
+
+#[test]
+fn tables_that_cannot_be_allocated_are_an_error_not_an_abort() {
+    for tt_mb in [usize::MAX, 1 << 40] {
+        let o = SolverOptions {
+            tt_mb,
+            ..SolverOptions::default()
+        };
+        let e = Solver::try_new(o).err().expect("refused");
+        assert!(matches!(e, skat_core::SkatError::OutOfMemory(_)));
+        assert!(e
+            .to_string()
+            .contains(&format!("{tt_mb} MB transposition table")));
+        assert!(solver::check_table_memory(&o, 1).is_err());
+        let pos = bench::signature_positions();
+        assert!(solve_many(&pos, o, 2).is_err());
+        assert!(bench::run(2, 1, o, 0).is_err());
+    }
+    let small = SolverOptions {
+        tt_mb: 1,
+        ..SolverOptions::default()
+    };
+    assert!(solver::check_table_memory(&small, 2).is_ok());
+    assert!(solver::check_table_memory(&small, usize::MAX).is_err());
 }
 
 #[test]

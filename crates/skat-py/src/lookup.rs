@@ -11,7 +11,7 @@ use skat_core::solver::lookup_build::Method;
 use skat_core::solver::{lookup_bench, lookup_build, lookup_half, lookup_summary, SolverOptions};
 
 use crate::args::{PathArg, Text};
-use crate::error::TablesError;
+use crate::error::{IntoPyResult, TablesError};
 
 fn class_index(cls: &str) -> PyResult<u8> {
     lookup::class_by_name(cls).ok_or_else(|| {
@@ -182,7 +182,9 @@ pub fn lookup_benchmark<'py>(
         oracle_k: oracle,
         ..crate::solver::options_from(tt_mb, None)?
     };
-    let rows = py.allow_threads(|| lookup_bench::run(positions, seed, with));
+    let rows = py
+        .allow_threads(|| lookup_bench::run(positions, seed, with))
+        .py_err()?;
     let mut out = Vec::new();
     for r in rows {
         let d = PyDict::new(py);

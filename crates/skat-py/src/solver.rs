@@ -283,7 +283,9 @@ pub fn options_from(tt_mb: usize, switches: Option<&Bound<'_, PyDict>>) -> PyRes
 /// A persistent open-handed solver. Its transposition table (`tt_mb` megabytes) stays warm
 /// between calls; every enhancement can be switched off by keyword for measurement, e.g.
 /// `Solver(payoff_similarity=False)`. `last_stats` holds the statistics of the latest call
-/// of any kind (`solve`, `reaches`, `analyze`, `solve_many`).
+/// of any kind (`solve`, `reaches`, `analyze`, `solve_many`). A table that cannot be
+/// allocated (more memory than the machine has, or than the allocator grants) raises
+/// `ArgumentError`, as do `solve_many`'s per-thread tables.
 ///
 /// >>> solver = Solver(tt_mb=16)
 /// >>> solver.solve(Position(("CJ SJ", "CA CT", "SA ST"), "G", declarer=0, leader=0))
@@ -306,7 +308,7 @@ impl PySolver {
         switches: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         Ok(PySolver {
-            inner: solver::Solver::new(options_from(tt_mb, switches)?),
+            inner: solver::Solver::try_new(options_from(tt_mb, switches)?).py_err()?,
             last: None,
             last_batch: Vec::new(),
         })
@@ -399,11 +401,13 @@ impl PySolver {
         py: Python<'_>,
         positions: Vec<PyPosition>,
         #[pyo3(from_py_with = "crate::args::usize_arg")] threads: usize,
-    ) -> Vec<i32> {
+    ) -> PyResult<Vec<i32>> {
         let ps: Vec<Position> = positions.into_iter().map(|p| p.0).collect();
         let o = *self.inner.options();
         let start = Instant::now();
-        let out = py.allow_threads(move || solver::solve_many(&ps, o, threads));
+        let out = py
+            .allow_threads(move || solver::solve_many(&ps, o, threads))
+            .py_err()?;
         let mut total = Stats::default();
         for s in out.iter().map(|o| o.stats) {
             total.nodes += s.nodes;
@@ -413,7 +417,7 @@ impl PySolver {
         total.micros = start.elapsed().as_micros() as u64;
         self.last = Some(total);
         self.last_batch = out.iter().map(|o| o.stats).collect();
-        out.into_iter().map(|o| o.value).collect()
+        Ok(out.into_iter().map(|o| o.value).collect())
     }
 }
 
@@ -496,7 +500,9 @@ pub fn solver_benchmark<'py>(
     #[pyo3(from_py_with = "crate::args::usize_arg")] tt_mb: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let o = options_from(tt_mb, None)?;
-    let r = py.allow_threads(move || bench::run(positions, seed, o, ablation_positions));
+    let r = py
+        .allow_threads(move || bench::run(positions, seed, o, ablation_positions))
+        .py_err()?;
     let d = PyDict::new(py);
     d.set_item("positions", r.positions)?;
     d.set_item("seed", r.seed)?;
@@ -686,7 +692,9 @@ pub fn probcut_benchmark<'py>(
         pcut_window: pcut_window_arg(pcut_window)?,
         ..options_from(tt_mb, None)?
     };
-    let rows = py.allow_threads(move || solver::bench_pcut::run(positions, seed, o, scale));
+    let rows = py
+        .allow_threads(move || solver::bench_pcut::run(positions, seed, o, scale))
+        .py_err()?;
     pcut_rows(py, &rows)
 }
 
@@ -795,6 +803,7 @@ pub fn probcut_grid<'py>(
     if let Some(e) = failure {
         return Err(e);
     }
+    let grid = grid.py_err()?;
     grid.iter()
         .map(|runs| runs.iter().map(|rows| pcut_rows(py, rows)).collect())
         .collect()

@@ -72,10 +72,8 @@ def win_probabilities(
     def bits(xs: Sequence[_CardsLike] | np.ndarray) -> list[int]:
         return [int(x) if isinstance(x, int | np.integer) else Cards(x).bits for x in xs]
 
-    kinds = [int(k) if isinstance(k, int | np.integer) else _kind(k) for k in game_types]
-    return (model or default_model()).win_probabilities(
-        bits(hands), bits(discards), kinds, [int(s) for s in seats]
-    )
+    kinds = [_kind(k) for k in game_types]
+    return (model or default_model()).win_probabilities(bits(hands), bits(discards), kinds, seats)
 
 
 def evaluate(

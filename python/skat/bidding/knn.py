@@ -97,7 +97,7 @@ class KnnModel:
     def __init__(
         self, x: np.ndarray, y: np.ndarray, kind: np.ndarray, k: int, meta: dict[str, Any]
     ):
-        if x.ndim != 2 or x.shape[1] != len(FEATURE_NAMES) or len(y) != len(x) != len(kind):
+        if x.ndim != 2 or x.shape[1] != len(FEATURE_NAMES) or not len(y) == len(x) == len(kind):
             raise KnnError("k-NN model arrays do not fit together")
         if k < 1:
             raise KnnError(f"k must be at least 1, got {k}")
@@ -142,15 +142,20 @@ class KnnModel:
 
         try:
             with np.load(path, allow_pickle=False) as f:
+                meta = json.loads(str(f["meta"]))
+                if not isinstance(meta, dict):
+                    raise KnnError("its note is not a JSON object")
                 return cls(
                     f["x"].astype(np.float64),
                     f["y"].astype(np.float64),
                     f["kind"].astype(np.int64),
                     int(f["k"]),
-                    json.loads(str(f["meta"])),
+                    meta,
                 )
-        except (OSError, KeyError, ValueError) as e:
-            raise KnnError(f"{path}: not a k-NN bidding model ({e})") from e
+        except Exception as e:
+            # numpy, zipfile, zlib and json each raise their own errors on a damaged file
+            reason = str(e) or type(e).__name__
+            raise KnnError(f"{path}: not a k-NN bidding model ({reason})") from e
 
 
 __all__ = ["FEATURE_NAMES", "KNN_TYPES", "KnnError", "KnnModel", "features"]

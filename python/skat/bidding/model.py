@@ -9,14 +9,16 @@ bidding`` (see ``docs/bidding.md``); :func:`default_model` loads it.
 from __future__ import annotations
 
 import json
+import numbers
 import os
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
-from skat._core import BiddingTables, Cards, Contract, SkatError
+from skat._core import ArgumentError, BiddingTables, Cards, Contract, SkatError
 
 _CardsLike = Cards | str
 
@@ -29,7 +31,11 @@ class ModelError(SkatError):
 
 
 def kind_index(kind: int | str | Contract) -> int:
-    """The kind index (0-6) of a kind name (``"C"``, ``"NO"``...), index or contract."""
+    """The kind index (0-6) of a kind name (``"C"``, ``"NO"``...), index or contract.
+
+    An index must be an integer (a Python or NumPy int): another number is a
+    :class:`ModelError`, anything else a ``TypeError``.
+    """
     if isinstance(kind, Contract):
         name = kind.game_type.letter + ("O" if kind.ouvert and kind.game_type.letter == "N" else "")
         return KINDS.index(name)
@@ -38,9 +44,49 @@ def kind_index(kind: int | str | Contract) -> int:
         if key not in KINDS:
             raise ModelError(f"unknown contract kind {kind!r}; kinds: {' '.join(KINDS)}")
         return KINDS.index(key)
-    if not 0 <= int(kind) < len(KINDS):
-        raise ModelError(f"contract kind must be 0-6, got {kind}")
-    return int(kind)
+    if isinstance(kind, int | np.integer):
+        if not 0 <= int(kind) < len(KINDS):
+            raise ModelError(f"contract kind must be 0-6, got {kind}")
+        return int(kind)
+    if isinstance(kind, numbers.Number):
+        raise ModelError(f"contract kind must be a kind name or an index 0-6, got {kind!r}")
+    raise TypeError(
+        f"contract kind must be a kind name, an index 0-6 or a Contract, got {type(kind).__name__}"
+    )
+
+
+def int_column(xs: object, what: str) -> list[int]:
+    """``xs`` (a sequence or array of integers) as a list of Python ints, in order; the
+    compiled evaluator checks their ranges. Anything that is not an integer (a string,
+    a fraction, NaN) raises :class:`skat.ArgumentError` naming ``what``."""
+    if isinstance(xs, str | bytes):
+        raise ArgumentError(f"{what} must be a sequence of integers, got {xs!r}")
+    try:
+        a = np.asarray(xs)
+    except (TypeError, ValueError) as e:
+        raise ArgumentError(f"{what} must be a sequence of integers ({e})") from e
+    values = a.reshape(-1).tolist()
+    if a.dtype.kind in "iub":
+        return [int(v) for v in values]
+    out: list[int] = []
+    for v in values:
+        if not isinstance(v, int | np.integer):
+            raise ArgumentError(f"{what} must be integers, got {v!r}")
+        out.append(int(v))
+    return out
+
+
+def _file_name(path: object) -> str:
+    """A file argument as shown in error messages."""
+    try:
+        return repr(os.fspath(path))  # type: ignore[call-overload]
+    except TypeError:
+        return repr(path)
+
+
+def _reason(e: BaseException) -> str:
+    """An exception's message, or its class name when it has none."""
+    return str(e) or type(e).__name__
 
 
 class BiddingModel:
@@ -73,14 +119,20 @@ class BiddingModel:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> BiddingModel:
-        """Reads a model saved by :meth:`save`."""
+        """Reads a model saved by :meth:`save`. A file that is missing, is not such a model
+        (empty, not an ``.npz`` archive, damaged) or does not fit the evaluator raises
+        :class:`ModelError` naming it."""
+        name = _file_name(path)
         try:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {k: data[k] for k in data.files if k != "meta"}
                 meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
-        except (OSError, ValueError, KeyError) as e:
-            raise ModelError(f"cannot read bidding model {os.fspath(path)!r}: {e}") from e
-        return cls(arrays, meta)
+            if not isinstance(meta, dict):
+                raise ModelError("its note is not a JSON object")
+            return cls(arrays, meta)
+        except Exception as e:
+            # numpy, zipfile, zlib and json each raise their own errors on a damaged file
+            raise ModelError(f"cannot read bidding model {name}: {_reason(e)}") from e
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the arrays and the note (compressed ``.npz``)."""
@@ -104,17 +156,18 @@ class BiddingModel:
 
     def win_probabilities(
         self,
-        hands: np.ndarray | list[int],
-        discards: np.ndarray | list[int],
-        kinds: np.ndarray | list[int],
-        seats: np.ndarray | list[int],
+        hands: np.ndarray | Sequence[int],
+        discards: np.ndarray | Sequence[int],
+        kinds: np.ndarray | Sequence[int],
+        seats: np.ndarray | Sequence[int],
     ) -> np.ndarray:
-        """Vectorised :meth:`win_probability` over card bit sets (``Cards.bits``)."""
-        cols = [np.asarray(x, dtype=np.int64).reshape(-1) for x in (hands, discards, kinds, seats)]
-        n = cols[0].size
-        if any(c.size != n for c in cols):
+        """Vectorised :meth:`win_probability` over card bit sets (``Cards.bits``); an entry
+        that is not an integer raises :class:`skat.ArgumentError`."""
+        names = ("hands", "discards", "kinds", "seats")
+        cols = zip((hands, discards, kinds, seats), names, strict=True)
+        h, d, k, s = (int_column(x, n) for x, n in cols)
+        if not len(h) == len(d) == len(k) == len(s):
             raise ModelError("hands, discards, kinds and seats must have the same length")
-        h, d, k, s = (c.tolist() for c in cols)
         return np.asarray(self.tables.win_probabilities(h, d, k, s), dtype=np.float64)
 
     def best_discard(

@@ -151,6 +151,11 @@ class InferenceTables:
         the packaged one) for the defenders' 10+2 weighting."""
         from skat.bidding import default_model
 
+        if not isinstance(sides, str):
+            raise TypeError(
+                f"inference sides must be a str, one of {', '.join(SIDES)};"
+                f" got {type(sides).__name__}"
+            )
         if sides.strip().upper() not in SIDES:
             raise InferenceError(f"inference must be one of {', '.join(SIDES)}, got {sides!r}")
         m = model if model is not None else default_model()
@@ -172,14 +177,19 @@ class InferenceTables:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> InferenceTables:
-        """Reads tables saved by :meth:`save`."""
+        """Reads tables saved by :meth:`save`; a file that cannot be read as such tables
+        (missing, empty, not an ``.npz`` archive, damaged) raises :class:`InferenceError`."""
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
                 smoothing = float(data["smoothing"]) if "smoothing" in data.files else 30.0
                 return cls(data["counts"], data["hands"], meta, smoothing)
-        except (OSError, KeyError, ValueError) as e:
+        except InferenceError as e:
             raise InferenceError(f"cannot read inference tables {path}: {e}") from e
+        except Exception as e:
+            # numpy, zipfile, zlib and json each raise their own errors on a damaged file
+            reason = str(e) or type(e).__name__
+            raise InferenceError(f"cannot read inference tables {path}: {reason}") from e
 
 
 def count_hands(

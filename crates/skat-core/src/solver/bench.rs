@@ -4,11 +4,12 @@
 //! `analyze` (as worlds per second), plus ablations (each enhancement off) and a
 //! deterministic node-count signature. Plain structs; the CLI prints them.
 
-use super::{Position, Solver, SolverOptions};
+use super::{check_table_memory, Position, Solver, SolverOptions};
 use crate::cards::Cards;
 use crate::deal::Deal;
 use crate::rng::Rng;
 use crate::rules::{Contract, GameType};
+use crate::SkatError;
 
 /// Random start-of-card-play positions from a seed.
 pub fn positions(n: usize, seed: u64) -> Vec<Position> {
@@ -245,9 +246,17 @@ pub fn ablations(base: SolverOptions) -> Vec<(&'static str, SolverOptions)> {
 
 /// Runs the whole benchmark single threaded. `ablation_positions` limits the positions used
 /// for the ablation table (each row re-solves them; 0 = skip).
-pub fn run(n: usize, seed: u64, options: SolverOptions, ablation_positions: usize) -> Report {
+/// Its solvers' tables (one, two at a time for the ablation) are allocated fallibly:
+/// [`SkatError::OutOfMemory`] when they cannot be had.
+pub fn run(
+    n: usize,
+    seed: u64,
+    options: SolverOptions,
+    ablation_positions: usize,
+) -> Result<Report, SkatError> {
+    check_table_memory(&options, if ablation_positions > 0 { 2 } else { 1 })?;
     let pos = positions(n, seed);
-    let mut solver = Solver::new(options);
+    let mut solver = Solver::try_new(options)?;
     let mut samples: Vec<[Vec<(u64, u64)>; 3]> = vec![Default::default(); 3];
     for p in &pos {
         let ci = class_index(p.game_type());
@@ -262,6 +271,8 @@ pub fn run(n: usize, seed: u64, options: SolverOptions, ablation_positions: usiz
         let s = solver.analyze(p).1;
         samples[ci][2].push((s.micros, s.nodes));
     }
+    // the ablation's solvers come in pairs of their own
+    drop(solver);
     let rows = CLASSES
         .iter()
         .enumerate()
@@ -288,8 +299,8 @@ pub fn run(n: usize, seed: u64, options: SolverOptions, ablation_positions: usiz
         // benchmark shifts both sides of a comparison alike
         let paired: Vec<_> = ablations(options)
             .into_iter()
-            .map(|(name, o)| (name, paired_totals(sub, options, o)))
-            .collect();
+            .map(|(name, o)| Ok((name, paired_totals(sub, options, o)?)))
+            .collect::<Result<_, SkatError>>()?;
         // the "all on" row: its nodes (identical in every pairing) and its median time
         let mut base = vec![(0u64, 0u64); CLASSES.len()];
         for (ci, b) in base.iter_mut().enumerate() {
@@ -323,13 +334,13 @@ pub fn run(n: usize, seed: u64, options: SolverOptions, ablation_positions: usiz
             }
         }
     }
-    Report {
+    Ok(Report {
         positions: n,
         seed,
         rows,
         ablations: ablations_out,
         signature: signature(),
-    }
+    })
 }
 
 /// (nodes, µs) of `solve` summed per class.
@@ -341,8 +352,8 @@ fn paired_totals(
     pos: &[Position],
     on: SolverOptions,
     off: SolverOptions,
-) -> (ClassTotals, ClassTotals) {
-    let mut solvers = [Solver::new(on), Solver::new(off)];
+) -> Result<(ClassTotals, ClassTotals), SkatError> {
+    let mut solvers = [Solver::try_new(on)?, Solver::try_new(off)?];
     let mut t = [
         vec![(0u64, 0u64); CLASSES.len()],
         vec![(0u64, 0u64); CLASSES.len()],
@@ -356,7 +367,7 @@ fn paired_totals(
         }
     }
     let [a, b] = t;
-    (a, b)
+    Ok((a, b))
 }
 
 /// The fixed positions of the signature: the first 24 start-of-play deals (seed 1) that are
@@ -434,13 +445,13 @@ mod tests {
 
     #[test]
     fn ablation_rows_pair_each_switch_with_the_full_search() {
-        let r = run(8, 3, SolverOptions::default(), 4);
+        let r = run(8, 3, SolverOptions::default(), 4).unwrap();
         let names: Vec<&str> = ablations(SolverOptions::default())
             .iter()
             .map(|a| a.0)
             .collect();
         assert_eq!(r.ablations.len(), (names.len() + 1) * CLASSES.len());
-        let again = run(8, 3, SolverOptions::default(), 4);
+        let again = run(8, 3, SolverOptions::default(), 4).unwrap();
         for (ci, &class) in CLASSES.iter().enumerate() {
             let base = &r.ablations[ci];
             assert_eq!((base.name, base.class), ("all on", class));

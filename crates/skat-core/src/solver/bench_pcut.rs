@@ -14,8 +14,9 @@
 //! position; every configuration's rows are those its own [`run`] would give, up to timing.
 
 use super::bench::{class_index, paired, positions, CLASSES};
-use super::{Position, Solver, SolverOptions, Stats};
+use super::{check_table_memory, Position, Solver, SolverOptions, Stats};
 use crate::cards::Card;
+use crate::SkatError;
 
 /// One class's comparison.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -127,7 +128,12 @@ impl Tally {
 /// before the timed pair, so that the timed ProbCut analysis finds every exact value its
 /// simulation needs already known (their cost is not counted) and neither solver finds the
 /// position warmer in the CPU caches than the other.
-pub fn run(n: usize, seed: u64, options: SolverOptions, error_scale: Option<f32>) -> Vec<PcutRow> {
+pub fn run(
+    n: usize,
+    seed: u64,
+    options: SolverOptions,
+    error_scale: Option<f32>,
+) -> Result<Vec<PcutRow>, SkatError> {
     let scales = error_scale.map(|s| [s]);
     let mut grid = run_grid(
         n,
@@ -137,8 +143,8 @@ pub fn run(n: usize, seed: u64, options: SolverOptions, error_scale: Option<f32>
         scales.as_ref().map(|s| &s[..]),
         1,
         |_| true,
-    );
-    grid.swap_remove(0).swap_remove(0)
+    )?;
+    Ok(grid.swap_remove(0).swap_remove(0))
 }
 
 /// [`run`] for every confidence of `pcuts` (thousandths) and, with `scales`, every simulated
@@ -155,7 +161,7 @@ pub fn run_grid(
     scales: Option<&[f32]>,
     repeat: usize,
     mut progress: impl FnMut(usize) -> bool,
-) -> Vec<Vec<Vec<PcutRow>>> {
+) -> Result<Vec<Vec<Vec<PcutRow>>>, SkatError> {
     let configs: Vec<(u16, Option<f32>)> = match scales {
         Some(scales) => pcuts
             .iter()
@@ -164,14 +170,16 @@ pub fn run_grid(
         None => pcuts.iter().map(|&p| (p, None)).collect(),
     };
     if configs.is_empty() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    // the ProbCut solver's confidence and scale are set per configuration below
+    // the ProbCut solver's confidence and scale are set per configuration below; with
+    // scales it holds a second table for its simulation
+    check_table_memory(&options, if scales.is_some() { 3 } else { 2 })?;
     let mut solvers = [
-        Solver::new(SolverOptions { pcut: 0, ..options }),
+        Solver::try_new(SolverOptions { pcut: 0, ..options })?,
         match scales {
-            Some(_) => Solver::with_sharper_estimates(options, 1.0),
-            None => Solver::new(options),
+            Some(_) => Solver::with_sharper_estimates(options, 1.0)?,
+            None => Solver::try_new(options)?,
         },
     ];
     let mut tallies: Vec<Vec<Tally>> = configs
@@ -197,10 +205,10 @@ pub fn run_grid(
             break;
         }
     }
-    tallies
+    Ok(tallies
         .into_iter()
         .map(|runs| runs.into_iter().map(Tally::finish).collect())
-        .collect()
+        .collect())
 }
 
 #[cfg(test)]
@@ -221,7 +229,8 @@ mod tests {
                     ..SolverOptions::default()
                 },
                 None,
-            );
+            )
+            .unwrap();
             assert_eq!(rows.iter().map(|r| r.positions).sum::<usize>(), 10);
             for r in rows.iter().filter(|r| r.positions > 0) {
                 // a disagreement costs at least a point, an agreement nothing
@@ -242,7 +251,7 @@ mod tests {
             ..SolverOptions::default()
         };
         let (pcuts, scales) = ([300u16, 600], [1.0f32, 0.4]);
-        let grid = run_grid(10, 5, options, &pcuts, Some(&scales), 2, |_| true);
+        let grid = run_grid(10, 5, options, &pcuts, Some(&scales), 2, |_| true).unwrap();
         assert_eq!(grid.len(), 4);
         let key = |rows: &[PcutRow]| -> Vec<(usize, u64, u64, u64, u64, u64)> {
             rows.iter()
@@ -261,14 +270,14 @@ mod tests {
         };
         for (k, runs) in grid.iter().enumerate() {
             let (pcut, scale) = (pcuts[k / 2], scales[k % 2]);
-            let alone = run(10, 5, SolverOptions { pcut, ..options }, Some(scale));
+            let alone = run(10, 5, SolverOptions { pcut, ..options }, Some(scale)).unwrap();
             assert_eq!(runs.len(), 2);
             for rows in runs {
                 assert_eq!(key(rows), key(&alone), "pcut {pcut} scale {scale}");
             }
         }
         // stopping early covers the positions done
-        let part = run_grid(10, 5, options, &[500], None, 1, |done| done < 3);
+        let part = run_grid(10, 5, options, &[500], None, 1, |done| done < 3).unwrap();
         assert_eq!(part[0][0].iter().map(|r| r.positions).sum::<usize>(), 3);
     }
 
@@ -283,7 +292,8 @@ mod tests {
                 ..SolverOptions::default()
             },
             Some(0.5),
-        );
+        )
+        .unwrap();
         let null = rows.iter().find(|r| r.class == "null").unwrap();
         assert_eq!(null.exact_nodes, null.nodes);
         assert_eq!(null.mean_abs_error, 0.0);
@@ -312,7 +322,8 @@ mod tests {
                     ..SolverOptions::default()
                 },
                 Some(0.0),
-            );
+            )
+            .unwrap();
             for r in rows.iter().filter(|r| r.positions > 0 && r.class != "null") {
                 assert_eq!(r.mean_abs_error, 0.0, "{} {pcut_window}", r.class);
                 assert_eq!(r.decision_agreement, 1.0, "{} {pcut_window}", r.class);

@@ -21,6 +21,8 @@
 //! the entry with the fewest cards per hand is replaced. Memory is fixed at construction;
 //! `clear` is O(1) through a generation counter.
 
+use super::huge::{fits_in_memory, AllocError};
+
 /// One exact value.
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
@@ -63,21 +65,32 @@ pub struct EgCache {
 }
 
 impl EgCache {
-    /// A cache of at most `bytes` (at least one bucket).
-    pub fn with_bytes(bytes: usize) -> EgCache {
+    /// A cache of at most `bytes` (at least one bucket), or [`AllocError`] when its memory
+    /// cannot be had.
+    pub fn try_with_bytes(bytes: usize) -> Result<EgCache, AllocError> {
         let n = (bytes / (std::mem::size_of::<Entry>() * WAYS)).max(1);
         let buckets = if n.is_power_of_two() {
             n
         } else {
             n.next_power_of_two() / 2
         };
-        EgCache {
-            entries: vec![Entry::default(); buckets * WAYS],
+        let len = buckets * WAYS;
+        let size = len
+            .checked_mul(std::mem::size_of::<Entry>())
+            .ok_or(AllocError)?;
+        if !fits_in_memory(size, 1) {
+            return Err(AllocError);
+        }
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(len).map_err(|_| AllocError)?;
+        entries.resize(len, Entry::default());
+        Ok(EgCache {
+            entries,
             mask: buckets - 1,
             gen: 1,
             stores: 0,
             hits: 0,
-        }
+        })
     }
 
     /// An empty cache (when the cache is switched off): probes miss, stores are dropped.

@@ -25,6 +25,7 @@ use std::time::Instant;
 use super::layout::Layout;
 use super::{Position, Solver, SolverOptions};
 use crate::rules::Contract;
+use crate::SkatError;
 
 /// The combined estimate: `net` the shipped estimate, `exact` the true value, `sigma` the
 /// shipped model's error deviation, `g` a standard normal draw. `scale` in `0..=1`.
@@ -64,14 +65,15 @@ pub struct SharperEstimates {
 
 impl SharperEstimates {
     /// A simulated estimator with `scale` (0..1) times the shipped error; its exact solver
-    /// has the options of the searching one, without ProbCut.
-    pub fn new(scale: f32, options: SolverOptions) -> SharperEstimates {
-        SharperEstimates {
+    /// has the options of the searching one, without ProbCut ([`SkatError::OutOfMemory`]
+    /// when its table cannot be had).
+    pub fn new(scale: f32, options: SolverOptions) -> Result<SharperEstimates, SkatError> {
+        Ok(SharperEstimates {
             scale: scale.clamp(0.0, 1.0),
-            exact: Box::new(Solver::new(SolverOptions { pcut: 0, ..options })),
+            exact: Box::new(Solver::try_new(SolverOptions { pcut: 0, ..options })?),
             values: HashMap::new(),
             micros: 0,
-        }
+        })
     }
 
     pub fn scale(&self) -> f32 {

@@ -27,25 +27,69 @@ unsafe impl<T: Zeroable + Sync> Sync for HugeBuf<T> {}
 
 const HUGE_PAGE: usize = 2 << 20;
 
+/// A table that cannot be allocated: its size does not fit the address space, exceeds the
+/// machine's memory, or the allocator refused it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError;
+
+/// The machine's physical memory plus swap in bytes, where the platform reports it: no table
+/// (nor set of tables that live together) larger than this can be backed.
+pub fn memory_limit() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `sysinfo` only writes the struct it is given (all-zero is a valid value).
+        let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
+        // SAFETY: `info` is a valid, writable `sysinfo` struct.
+        if unsafe { libc::sysinfo(&mut info) } == 0 {
+            let units =
+                (info.totalram as u128 + info.totalswap as u128) * info.mem_unit.max(1) as u128;
+            return Some(usize::try_from(units).unwrap_or(usize::MAX));
+        }
+    }
+    None
+}
+
+/// Whether `count` tables of `bytes` each may be allocated: their total is representable and
+/// within [`memory_limit`].
+pub fn fits_in_memory(bytes: usize, count: usize) -> bool {
+    match bytes.checked_mul(count) {
+        Some(total) => memory_limit().is_none_or(|limit| total <= limit),
+        None => false,
+    }
+}
+
 impl<T: Zeroable> HugeBuf<T> {
     /// `len` zeroed elements.
+    ///
+    /// # Panics
+    /// If the buffer cannot be allocated (see [`HugeBuf::try_zeroed`]).
     pub fn zeroed(len: usize) -> HugeBuf<T> {
+        match HugeBuf::try_zeroed(len) {
+            Ok(b) => b,
+            Err(AllocError) => panic!("cannot allocate a table of {len} elements"),
+        }
+    }
+
+    /// `len` zeroed elements, or [`AllocError`] when the size overflows, exceeds
+    /// [`memory_limit`] or the allocator refuses it (nothing is allocated then).
+    pub fn try_zeroed(len: usize) -> Result<HugeBuf<T>, AllocError> {
         // at least one element is allocated (a layout must not be empty), but the buffer
         // holds `len`: an empty table must not read a padding element as data
         let bytes = (len.max(1))
             .checked_mul(std::mem::size_of::<T>())
-            .expect("table size");
+            .ok_or(AllocError)?;
+        if !fits_in_memory(bytes, 1) {
+            return Err(AllocError);
+        }
         let align = if bytes >= HUGE_PAGE {
             HUGE_PAGE
         } else {
             std::mem::align_of::<T>()
         };
-        let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
+        let layout = std::alloc::Layout::from_size_align(bytes, align).map_err(|_| AllocError)?;
         // SAFETY: the layout has a non-zero size (the memory is zeroed below, before use).
         let raw = unsafe { std::alloc::alloc(layout) } as *mut T;
-        let Some(ptr) = std::ptr::NonNull::new(raw) else {
-            std::alloc::handle_alloc_error(layout)
-        };
+        let ptr = std::ptr::NonNull::new(raw).ok_or(AllocError)?;
         #[cfg(target_os = "linux")]
         if align == HUGE_PAGE {
             // SAFETY: the range is the allocation just made; the advice changes no contents.
@@ -58,7 +102,7 @@ impl<T: Zeroable> HugeBuf<T> {
         // SAFETY: the range is the allocation just made; an all-zero `T` is a valid value
         // (the `Zeroable` contract).
         unsafe { std::ptr::write_bytes(raw as *mut u8, 0, bytes) };
-        HugeBuf { ptr, len, layout }
+        Ok(HugeBuf { ptr, len, layout })
     }
 }
 
@@ -81,5 +125,37 @@ impl<T: Zeroable> Drop for HugeBuf<T> {
     fn drop(&mut self) {
         // SAFETY: allocated in `zeroed` with this layout.
         unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_beyond_the_address_space_or_the_memory_are_refused() {
+        assert_eq!(
+            HugeBuf::<u32>::try_zeroed(usize::MAX).err(),
+            Some(AllocError)
+        );
+        assert_eq!(
+            HugeBuf::<u32>::try_zeroed(usize::MAX / 4).err(),
+            Some(AllocError)
+        );
+        assert!(!fits_in_memory(usize::MAX, 2));
+        if let Some(limit) = memory_limit() {
+            assert!(fits_in_memory(limit, 1));
+            assert!(!fits_in_memory(limit / 2 + 1, 2));
+            if let Some(len) = limit.checked_add(1) {
+                assert_eq!(HugeBuf::<u8>::try_zeroed(len).err(), Some(AllocError));
+            }
+        }
+    }
+
+    #[test]
+    fn a_small_buffer_is_zeroed() {
+        let b = HugeBuf::<u32>::try_zeroed(10).unwrap();
+        assert_eq!(b.len(), 10);
+        assert!(b.iter().all(|&x| x == 0));
     }
 }

@@ -12,9 +12,10 @@ use super::bench::{class_index, paired, positions, random_game_type, random_posi
 use super::layout::Layout;
 use super::lookup::{leak, ClassTable, LookupRef, LookupTables, MIN_K};
 use super::lookup_build::{candidates, class_layout, revalue, rows, Builder, RowSpec};
-use super::{Position, Solver, SolverOptions};
+use super::{check_table_memory, Position, Solver, SolverOptions};
 use crate::rng::Rng;
 use crate::rules::Contract;
+use crate::SkatError;
 
 /// One class's comparison over the benchmark positions.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -32,12 +33,14 @@ pub struct LookupRow {
 
 /// Compares the default solver (`tt_mb` of table) with the solver of `with` (lookup tables,
 /// or the research oracle) on `n` benchmark positions from `seed`.
-pub fn run(n: usize, seed: u64, with: SolverOptions) -> Vec<LookupRow> {
+/// [`SkatError::OutOfMemory`] when the two solvers' tables cannot be had.
+pub fn run(n: usize, seed: u64, with: SolverOptions) -> Result<Vec<LookupRow>, SkatError> {
     let base = SolverOptions {
         tt_mb: with.tt_mb,
         ..SolverOptions::default()
     };
-    let mut solvers = [Solver::new(base), Solver::new(with)];
+    check_table_memory(&base, 2)?;
+    let mut solvers = [Solver::try_new(base)?, Solver::try_new(with)?];
     let mut rows: Vec<LookupRow> = CLASSES
         .iter()
         .map(|&class| LookupRow {
@@ -60,7 +63,7 @@ pub fn run(n: usize, seed: u64, with: SolverOptions) -> Vec<LookupRow> {
             r.analyze_micros[j] += a[j].1.micros;
         }
     }
-    rows
+    Ok(rows)
 }
 
 /// Solves `count` random positions of `class`, with hand sizes cycling through

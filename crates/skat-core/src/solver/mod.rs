@@ -74,6 +74,7 @@ pub mod tt;
 use std::time::Instant;
 
 use crate::cards::Card;
+use crate::error::SkatError;
 use endgame::EgCache;
 use estimator::ProbCut;
 use estimator_sim::SharperEstimates;
@@ -250,38 +251,88 @@ pub struct Solver {
     sharper_micros0: u64,
 }
 
+/// The error of tables that cannot be allocated: `count` tables of `mb` megabytes each.
+pub fn table_memory_error(mb: usize, count: usize) -> SkatError {
+    SkatError::OutOfMemory(if count == 1 {
+        format!("cannot allocate a {mb} MB transposition table")
+    } else {
+        format!("cannot allocate {count} transposition tables of {mb} MB (one per thread)")
+    })
+}
+
+/// Refuses `count` solvers of `options.tt_mb` megabytes each that would not fit in the
+/// machine's memory together (a solver holds its own table; without the transposition table
+/// and the endgame cache it holds no sizeable memory).
+pub fn check_table_memory(options: &SolverOptions, count: usize) -> Result<(), SkatError> {
+    if !options.transposition_table && !options.endgame_cache {
+        return Ok(());
+    }
+    let fits = options
+        .tt_mb
+        .max(1)
+        .checked_mul(1 << 20)
+        .is_some_and(|bytes| huge::fits_in_memory(bytes, count.max(1)));
+    if fits {
+        Ok(())
+    } else {
+        Err(table_memory_error(options.tt_mb, count.max(1)))
+    }
+}
+
 impl Solver {
+    /// A solver with fresh tables.
+    ///
+    /// # Panics
+    /// If the tables cannot be allocated (see [`Solver::try_new`]).
     pub fn new(options: SolverOptions) -> Solver {
-        let total = options.tt_mb.max(1) * 1024 * 1024;
+        match Solver::try_new(options) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A solver with fresh tables of `options.tt_mb` megabytes in all, or
+    /// [`SkatError::OutOfMemory`] when that memory cannot be had.
+    pub fn try_new(options: SolverOptions) -> Result<Solver, SkatError> {
+        let too_big = |_| table_memory_error(options.tt_mb, 1);
+        let total = options
+            .tt_mb
+            .max(1)
+            .checked_mul(1024 * 1024)
+            .ok_or(huge::AllocError)
+            .map_err(too_big)?;
         let eg_bytes = if options.endgame_cache { total / 4 } else { 0 };
         let tt = if options.transposition_table {
-            Tt::with_bytes(total - eg_bytes)
+            Tt::try_with_bytes(total - eg_bytes).map_err(too_big)?
         } else {
             Tt::tiny()
         };
         let eg = if options.endgame_cache {
-            EgCache::with_bytes(eg_bytes)
+            EgCache::try_with_bytes(eg_bytes).map_err(too_big)?
         } else {
             EgCache::tiny()
         };
-        Solver {
+        Ok(Solver {
             options,
             tt,
             eg,
             probcut: ProbCut::new(options.pcut),
             sharper: None,
             sharper_micros0: 0,
-        }
+        })
     }
 
     /// A solver whose ProbCut (`options.pcut` > 0) uses a simulated estimator with `scale`
     /// (0..1) times the shipped estimator's error ([`estimator_sim`]; research only). The
     /// time it spends finding the exact values the simulation needs is left out of
-    /// [`Stats::micros`]; they are kept until [`Solver::forget_exact_values`].
-    pub fn with_sharper_estimates(options: SolverOptions, scale: f32) -> Solver {
-        let mut s = Solver::new(options);
-        s.sharper = Some(SharperEstimates::new(scale, options));
-        s
+    /// [`Stats::micros`]; they are kept until [`Solver::forget_exact_values`]. Holds two
+    /// tables of `options.tt_mb` (the simulation's exact solver has its own):
+    /// [`SkatError::OutOfMemory`] when they cannot be had.
+    pub fn with_sharper_estimates(options: SolverOptions, scale: f32) -> Result<Solver, SkatError> {
+        check_table_memory(&options, 2)?;
+        let mut s = Solver::try_new(options)?;
+        s.sharper = Some(SharperEstimates::new(scale, options)?);
+        Ok(s)
     }
 
     /// Forgets the exact values of a simulated estimator (no-op without one).
@@ -525,14 +576,17 @@ pub fn analyze(pos: &Position) -> Vec<(Card, i32)> {
 
 /// Solves many positions on `threads` threads (each with its own table of `options.tt_mb`).
 /// The table is cleared before each position, so values *and* statistics (except times) do
-/// not depend on the thread count. Results are in input order.
+/// not depend on the thread count. Results are in input order. [`SkatError::OutOfMemory`]
+/// when the threads' tables cannot be had.
 pub fn solve_many(
     positions: &[Position],
     options: SolverOptions,
     threads: usize,
-) -> Vec<SolveOutput> {
+) -> Result<Vec<SolveOutput>, SkatError> {
     let threads = threads.max(1).min(positions.len().max(1));
     let chunk = positions.len().div_ceil(threads).max(1);
+    let used = positions.len().div_ceil(chunk);
+    check_table_memory(&options, used)?;
     let mut out = vec![
         SolveOutput {
             value: 0,
@@ -540,16 +594,32 @@ pub fn solve_many(
         };
         positions.len()
     ];
+    let mut failure = None;
     std::thread::scope(|scope| {
-        for (ps, os) in positions.chunks(chunk).zip(out.chunks_mut(chunk)) {
-            scope.spawn(move || {
-                let mut solver = Solver::new(options);
-                for (p, o) in ps.iter().zip(os.iter_mut()) {
-                    solver.clear();
-                    *o = solver.solve(p);
-                }
-            });
+        let handles: Vec<_> = positions
+            .chunks(chunk)
+            .zip(out.chunks_mut(chunk))
+            .map(|(ps, os)| {
+                scope.spawn(move || -> Result<(), SkatError> {
+                    let mut solver = Solver::try_new(options)?;
+                    for (p, o) in ps.iter().zip(os.iter_mut()) {
+                        solver.clear();
+                        *o = solver.solve(p);
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        for h in handles {
+            match h.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => failure = Some(e),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
         }
     });
-    out
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }

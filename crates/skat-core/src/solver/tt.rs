@@ -21,7 +21,7 @@
 //! of null games use the whole bucket). `clear` is O(1) through a generation counter (a full
 //! wipe every 127th call).
 
-use super::huge::{HugeBuf, Zeroable};
+use super::huge::{AllocError, HugeBuf, Zeroable};
 
 /// One stored bound pair: the key, the valuation (or the exact key's tag) and a packed word
 /// of `lo` (7 bits), `hi` (7 bits), best move (7 bits, [`NO_MOVE`] for none), cards per hand
@@ -152,22 +152,40 @@ impl Tt {
     }
 
     /// A table of at most `bytes` (at least one bucket).
+    ///
+    /// # Panics
+    /// If the table cannot be allocated (see [`Tt::try_with_bytes`]).
     pub fn with_bytes(bytes: usize) -> Tt {
+        match Tt::try_with_bytes(bytes) {
+            Ok(tt) => tt,
+            Err(AllocError) => panic!("cannot allocate a transposition table of {bytes} bytes"),
+        }
+    }
+
+    /// The number of buckets of a table of at most `bytes`: the largest power of two that
+    /// fits, at least one.
+    pub fn buckets_within(bytes: usize) -> usize {
         let n = (bytes / (std::mem::size_of::<Line>() * LINES)).max(1);
-        let buckets = if n.is_power_of_two() {
+        if n.is_power_of_two() {
             n
         } else {
             n.next_power_of_two() / 2
-        };
-        let lines = HugeBuf::zeroed(buckets * LINES);
-        Tt {
+        }
+    }
+
+    /// A table of at most `bytes` (at least one bucket), or [`AllocError`] when its memory
+    /// cannot be had.
+    pub fn try_with_bytes(bytes: usize) -> Result<Tt, AllocError> {
+        let buckets = Tt::buckets_within(bytes);
+        let lines = HugeBuf::try_zeroed(buckets.checked_mul(LINES).ok_or(AllocError)?)?;
+        Ok(Tt {
             lines,
             mask: buckets - 1,
             gen: 1,
             mode: MODE_BOUNDS,
             stores: 0,
             hits: 0,
-        }
+        })
     }
 
     /// A table with one bucket, for solving without a transposition table.
@@ -586,5 +604,19 @@ mod tests {
             })
             .count();
         assert!(found > 0 && found <= 32);
+    }
+
+    #[test]
+    fn tables_round_down_to_a_power_of_two_and_refuse_impossible_sizes() {
+        let bucket = std::mem::size_of::<Line>() * LINES;
+        assert_eq!(Tt::buckets_within(0), 1);
+        assert_eq!(Tt::buckets_within(32 << 20), (32 << 20) / bucket);
+        assert_eq!(Tt::buckets_within((48 << 20) + 1), (32 << 20) / bucket);
+        let tt = Tt::try_with_bytes(3 << 20).unwrap();
+        assert_eq!(tt.bytes(), 2 << 20);
+        assert!(Tt::try_with_bytes(usize::MAX).is_err());
+        if let Some(limit) = crate::solver::huge::memory_limit() {
+            assert!(Tt::try_with_bytes(limit.saturating_mul(2)).is_err());
+        }
     }
 }
