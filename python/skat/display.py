@@ -12,6 +12,7 @@ changes a game.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
@@ -234,12 +235,29 @@ class PlainProgress(Progress):
         print(line, file=sys.stderr, flush=True)
 
 
+def json_ready(data: Any) -> Any:
+    """``data`` with every float that is not finite (NaN, infinity) replaced by ``None``, in
+    dicts, lists and tuples at any depth, so that it is written as valid JSON (``null``).
+
+    >>> json_ready({"mean": float("nan"), "rates": (0.5, float("inf"))})
+    {'mean': None, 'rates': [0.5, None]}
+    """
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: json_ready(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [json_ready(value) for value in data]
+    return data
+
+
 def save_json(path: str | os.PathLike[str] | None, data: Any) -> None:
-    """Writes ``data`` as indented JSON to ``path`` (nothing when ``path`` is empty): the
-    ``--json FILE`` option of the commands."""
+    """Writes ``data`` as indented, valid JSON to ``path`` (nothing when ``path`` is empty),
+    a number that is not finite as ``null`` (:func:`json_ready`): the ``--json FILE`` option
+    of the commands."""
     if path:
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2)
+            json.dump(json_ready(data), f, indent=2, allow_nan=False)
 
 
 def save_outputs(
@@ -250,7 +268,7 @@ def save_outputs(
     plot: Callable[[Any, str], object] | None = None,
     label: str = "plot",
 ) -> None:
-    """The ``--json FILE`` and ``--plot PNG`` options of a command: ``data`` as JSON to
+    """The ``--json FILE`` and ``--plot FILE`` options of a command: ``data`` as JSON to
     ``json_path`` (:func:`save_json`), then ``plot(data, plot_path)`` and the line ``LABEL:
     PATH`` on ``console``; an empty path writes nothing."""
     save_json(json_path, data)

@@ -235,10 +235,12 @@ def _finished_deals(
     deals: int,
     labels: tuple[str, str],
     tasks: Sequence[_DealTask],
+    variants: str,
 ) -> dict[int, DealOutcome]:
-    """The deals among ``tasks`` whose games are all in the record file already."""
+    """The deals among ``tasks`` whose games are all in the record file already, each game
+    played with the table ``variants``."""
     expected = {t.index: (t.candidate, Deal.random(t.deal_seed), _seatings(t)) for t in tasks}
-    return read_finished(records, seed, deals, labels, expected)
+    return read_finished(records, seed, deals, labels, expected, variants)
 
 
 def _choose_deals(
@@ -394,7 +396,7 @@ def run(
             kept: dict[int, DealOutcome] = {}
             start = 0
             if resume and records is not None:
-                kept = _finished_deals(records, seed, deals, labels, tasks)
+                kept = _finished_deals(records, seed, deals, labels, tasks, variants)
                 tasks = [t for t in tasks if t.index not in kept]
                 resumed = len(kept)
                 start = rewrite(records, kept)

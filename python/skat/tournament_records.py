@@ -37,7 +37,7 @@ from typing import Any
 from skat.records import read_iss
 from skat.tournament_results import LIST_GAMES, mean_interval, parse_record_id
 
-__all__ = ["compare", "deal_margins", "deal_points"]
+__all__ = ["compare", "deal_margins", "deal_points", "record_seed"]
 
 
 def _scores(path: str | os.PathLike[str]) -> dict[str, dict[int, list[float]]]:
@@ -68,6 +68,22 @@ def _scores(path: str | os.PathLike[str]) -> dict[str, dict[int, list[float]]]:
         for deal in cut:
             by_deal.pop(deal, None)
     return scores
+
+
+def record_seed(path: str | os.PathLike[str]) -> str:
+    """The tournament seed of a record file (the first part of its records' IDs); a
+    ``ValueError`` if the file has no record, a record without a tournament ID, or records of
+    several seeds."""
+    seeds: set[str] = set()
+    for game in read_iss(path):
+        parsed = parse_record_id(game.record_id)
+        if parsed is None:
+            raise ValueError(f"{os.fspath(path)}: record {game.record_id!r} has no tournament ID")
+        seeds.add(parsed[0])
+    if len(seeds) != 1:
+        found = ", ".join(sorted(seeds)) or "no record"
+        raise ValueError(f"{os.fspath(path)}: expected the games of one seed, found {found}")
+    return seeds.pop()
 
 
 def _per_list(scores: dict[int, list[float]]) -> dict[int, float]:
@@ -108,7 +124,14 @@ def compare(
     """``player_a`` in ``path_a`` minus ``player_b`` in ``path_b``, deal by deal over the deals
     both files have: mean, standard error, 95% interval, deals and the per-deal differences.
     ``margin``: compare the two players' leads over their opponents (:func:`deal_margins`)
-    instead of their points."""
+    instead of their points. A ``ValueError`` if the two files were played with different
+    seeds (their deal ``j`` is not the same deal)."""
+    seed_a, seed_b = record_seed(path_a), record_seed(path_b)
+    if seed_a != seed_b:
+        raise ValueError(
+            f"{os.fspath(path_b)}: played with seed {seed_b}, {os.fspath(path_a)} with seed"
+            f" {seed_a}: the deals differ"
+        )
     per_deal = deal_margins if margin else deal_points
     a, b = per_deal(path_a, player_a), per_deal(path_b, player_b)
     diffs = {k: a[k] - b[k] for k in a if k in b}

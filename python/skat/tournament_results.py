@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from skat.display import json_ready
+
 __all__ = [
     "CLONE_SEATINGS",
     "FULL_SEATINGS",
@@ -368,5 +370,7 @@ class TournamentResult:
 
 
 def write_json(result: TournamentResult, path: str | os.PathLike[str]) -> None:
-    """Writes ``result.to_json()`` to a file (indented)."""
-    Path(path).write_text(json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8")
+    """Writes ``result.to_json()`` to a file (indented; a number that is not finite as
+    ``null``, :func:`skat.display.json_ready`)."""
+    data = json_ready(result.to_json())
+    Path(path).write_text(json.dumps(data, indent=2, allow_nan=False) + "\n", encoding="utf-8")

@@ -10,16 +10,17 @@ record file of a resumed run are those of a run that was never interrupted.
 Invariants:
 
 - every record must belong to the tournament being resumed: the same seed, a deal index below
-  the number of deals, a seating of that mode, the players' labels in the seating's seats, and
-  the cards of that deal; anything else is a :class:`ResumeError` and nothing is played or
-  written (the file is never overwritten with another tournament's games);
+  the number of deals, the table variants, each deal's seatings in the order of that mode, the
+  players' labels in the seating's seats, and the cards of that deal; anything else is a
+  :class:`ResumeError` and nothing is played or written (the file is never overwritten with
+  another tournament's games);
 - a deal counts as finished only when all its seatings are present, in order, each with a
   result; a deal with a missing game or a failed game (a player error, no result) is played
   again whole, and its partial records are dropped; so is a last record cut off in the middle
   of its line (the file does not end with a newline), as a killed run may leave it;
-- :func:`rewrite` replaces the file atomically by the finished deals' records in deal order
-  from deal 0 up to the first missing deal; the finished deals after a gap are written again
-  once the gap is filled, as the tournament writes every deal in order.
+- :func:`rewrite` replaces the file atomically (keeping its permissions) by the finished deals'
+  records in deal order from deal 0 up to the first missing deal; the finished deals after a
+  gap are written again once the gap is filled, as the tournament writes every deal in order.
 
 >>> import os, tempfile
 >>> from skat.tournament import run
@@ -37,15 +38,23 @@ True
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from skat._core import Deal, Game, RecordError, SkatError
 from skat.records import iter_record_lines
-from skat.tournament_results import DealOutcome, GameOutcome, parse_record_id, seat_labels
+from skat.seeds import deal_seed
+from skat.tournament_results import (
+    FULL_SEATINGS,
+    DealOutcome,
+    GameOutcome,
+    parse_record_id,
+    seat_labels,
+)
 
-__all__ = ["ResumeError", "games_by_deal", "read_finished", "rewrite"]
+__all__ = ["ResumeError", "check_mode", "games_by_deal", "read_finished", "rewrite"]
 
 
 class ResumeError(SkatError):
@@ -54,13 +63,21 @@ class ResumeError(SkatError):
 
 
 def games_by_deal(
-    path: str | os.PathLike[str], seed: int, deals: int, labels: tuple[str, str]
+    path: str | os.PathLike[str],
+    seed: int,
+    deals: int,
+    labels: tuple[str, str],
+    mode: str | None = None,
+    variants: str | None = None,
 ) -> dict[int, list[tuple[str, str, Game]]]:
     """The games of the record file ``path`` by deal index, each as ``(seating, record line,
     game)`` in file order (none if the file does not exist); a :class:`ResumeError` unless
     every record has this tournament's seed, a deal index below ``deals`` and the players'
-    ``labels`` (A, B) in its seating's seats. This needs no game played, so a command checks
-    it before it starts."""
+    ``labels`` (A, B) in its seating's seats. Given ``variants`` (canonical, as
+    :func:`skat.variants.check_variants` returns them), every game must have these table
+    variants; given ``mode`` (``"cardplay"`` or ``"full"``), every deal's seatings must be
+    those of that mode in their order (:func:`check_mode`). This needs no game played, so a
+    command checks it before it starts."""
     if not os.path.exists(path):
         return {}
     found: dict[int, list[tuple[str, str, Game]]] = defaultdict(list)
@@ -86,8 +103,48 @@ def games_by_deal(
         want = seat_labels(labels, seating)
         if names != want:
             raise ResumeError(f"{name}:{number}: players {names}, expected {want}")
+        if variants is not None and game.variants != variants:
+            raise ResumeError(
+                f"{name}:{number}: a game with table variants {game.variants or 'none'!r},"
+                f" not {variants or 'none'!r} (--variants)"
+            )
         found[index].append((seating, line, game))
+    if mode is not None:
+        check_mode(name, mode, seed, found)
     return found
+
+
+def _mode_seatings(mode: str, first: str) -> tuple[str, ...]:
+    """The seatings of a deal in ``mode`` whose first game has seating ``first``: full mode's
+    six, or cardplay's two around the declarer (the seat of the only A in ``first``)."""
+    if mode == "full":
+        return FULL_SEATINGS
+    if mode == "cardplay" and len(first) == 3 and first.count("A") == 1:
+        other = "".join("B" if c == "A" else "A" for c in first)
+        return first, other
+    return ()
+
+
+def check_mode(
+    name: str, mode: str, seed: int, found: Mapping[int, Sequence[tuple[str, str, Game]]]
+) -> None:
+    """A :class:`ResumeError` unless the games of every deal in ``found`` (by deal index, as
+    :func:`games_by_deal` returns them) are played in ``mode``'s seatings, in order, the last
+    ones possibly missing; in full mode every deal must have the cards of its index too."""
+    for index, games in sorted(found.items()):
+        seatings = [s for s, _, _ in games]
+        order = _mode_seatings(mode, seatings[0])
+        if list(order[: len(seatings)]) != seatings:
+            raise ResumeError(
+                f"{name}: deal {index} was played in the seatings {' '.join(seatings)}, not"
+                f" those of {mode} mode (was the file written with another --mode?)"
+            )
+        cards = Deal.random(deal_seed(seed, index)) if mode == "full" else None
+        if cards is not None and any(g.deal != cards for *_, g in games):
+            raise ResumeError(
+                f"{name}: deal {index} has other cards than this tournament's"
+                " (was the file written with another --mode?)"
+            )
 
 
 def _ends_with_newline(path: str | os.PathLike[str]) -> bool:
@@ -105,16 +162,19 @@ def read_finished(
     deals: int,
     labels: tuple[str, str],
     expected: Mapping[int, tuple[int, Deal, Sequence[str]]],
+    variants: str | None = None,
 ) -> dict[int, DealOutcome]:
     """The finished deals of the tournament's record file ``path``, by deal index.
 
     ``expected`` gives, for every deal index the tournament plays, its candidate number, its
-    cards and its seatings in order. A file that does not exist has no finished deals.
+    cards and its seatings in order; given ``variants``, every game must have these table
+    variants (:func:`games_by_deal`). A file that does not exist has no finished deals.
     Raises :class:`ResumeError` if a record is not one of this tournament's games.
     """
     name = os.fspath(path)
     finished: dict[int, DealOutcome] = {}
-    for index, games in sorted(games_by_deal(path, seed, deals, labels).items()):
+    found = games_by_deal(path, seed, deals, labels, variants=variants)
+    for index, games in sorted(found.items()):
         if index not in expected:
             raise ResumeError(f"{name}: deal {index} is not one of this tournament's deals")
         candidate, deal, seatings = expected[index]
@@ -123,7 +183,13 @@ def read_finished(
                 raise ResumeError(f"{name}: deal {index} has no seating {seating!r} in this mode")
             if game.deal != deal:
                 raise ResumeError(f"{name}: deal {index} has other cards than this tournament's")
-        if [s for s, _, _ in games] != list(seatings):
+        played = [s for s, _, _ in games]
+        if played != list(seatings[: len(played)]):
+            raise ResumeError(
+                f"{name}: deal {index} was played in the seatings {' '.join(played)}, not"
+                f" {' '.join(seatings)} (was the file written with another --mode?)"
+            )
+        if len(played) != len(seatings):
             continue
         outcomes: list[GameOutcome] = []
         for seating, line, game in games:
@@ -139,18 +205,25 @@ def read_finished(
 
 def rewrite(path: str | os.PathLike[str], finished: Mapping[int, DealOutcome]) -> int:
     """Replaces the file ``path`` atomically by the records of the finished deals ``0..k-1``
-    (``k`` the first deal not finished) and returns ``k``."""
+    (``k`` the first deal not finished) and returns ``k``. The file keeps its permissions (a
+    symbolic link stays one: its target is replaced); a file that does not exist is made
+    as ``open`` makes one."""
     k = 0
     while k in finished:
         k += 1
-    folder = os.path.dirname(os.path.abspath(path))
+    lines = [g.record + "\n" for index in range(k) for g in finished[index].games]
+    target = os.path.realpath(path)
+    if not os.path.exists(target):
+        with open(target, "w", encoding="utf-8") as f:
+            f.writelines(lines)
+        return k
+    folder = os.path.dirname(target)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".resume-", suffix=".iss")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for index in range(k):
-                for g in finished[index].games:
-                    f.write(g.record + "\n")
-        os.replace(tmp, path)
+            f.writelines(lines)
+        os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.remove(tmp)

@@ -8,7 +8,8 @@ command has ``--help``. Every random choice comes from a seed; when none is give
 and printed, so any run can be repeated.
 
 Bad input never ends in a traceback: every option is checked before any work starts (argparse
-types and each command's ``check``, see :mod:`.checks`), and a bad one ends the command with
+types, the check that no output overwrites another output or an input, and each command's
+``check``, see :mod:`.checks`), and a bad one ends the command with
 exit status 2 and one line on stderr naming the option and what it accepts. A
 :class:`skat.SkatError` or ``OSError`` that still escapes a command ends it with one line and
 exit status 1.
@@ -38,7 +39,7 @@ from skat.cli import (
     tournament_table,
     train,
 )
-from skat.cli.checks import ArgumentParser, OptionError, UsageError
+from skat.cli.checks import ArgumentParser, OptionError, UsageError, check_paths
 
 __all__ = ["build_parser", "main"]
 
@@ -87,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if func is None:
             parser.print_help()
             return 0
+        check_paths(parser, args)
         check: Callable[[argparse.Namespace], None] | None = getattr(args, "check", None)
         if check is not None:
             check(args)

@@ -154,7 +154,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     a.add_argument(
         "--plot",
         metavar="PNG",
-        type=checks.out_file,
+        type=checks.plot_file,
         help="write a PNG of each player's mistake rate per trick",
     )
     a.add_argument(
@@ -171,7 +171,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     a.add_argument(
         "--threshold-plot",
         metavar="PNG",
-        type=checks.out_file,
+        type=checks.plot_file,
         help="write a PNG of each player's hinge loss against the threshold (implies --thresholds)",
     )
     a.add_argument(

@@ -182,10 +182,7 @@ def cmd_bench_lookup(args: argparse.Namespace, console: Console) -> int:
     return 0 if bad == 0 else 1
 
 
-def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
-    from skat._core import solver_benchmark
-    from skat.bench import combine_solver_runs, machine_description
-
+def check_bench_solver(args: argparse.Namespace) -> None:
     chosen = [o for o in ("pcut", "tables", "oracle") if getattr(args, o) is not None]
     if len(chosen) > 1:
         raise OptionError(
@@ -195,6 +192,18 @@ def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
         raise OptionError("--pcut-error", "simulates ProbCut's estimator: give --pcut too")
     if args.pcut_window is not None and args.pcut is None:
         raise OptionError("--pcut-window", "is ProbCut's probe window: give --pcut too")
+    if args.tables is not None:
+        from skat.tables import complete_sizes
+
+        if not complete_sizes(args.tables):
+            raise OptionError("--tables", f"no complete tables in {args.tables} to compare with")
+
+
+def cmd_bench_solver(args: argparse.Namespace, console: Console) -> int:
+    from skat._core import solver_benchmark
+    from skat.bench import combine_solver_runs, machine_description
+
+    check_bench_solver(args)
     if args.pcut is not None:
         return cmd_bench_probcut(args, console)
     if args.tables is not None or args.oracle is not None:
@@ -326,4 +335,4 @@ def add_solver_command(kinds: argparse._SubParsersAction) -> None:  # type: igno
         " table's)",
     )
     common_options(s, defaults.BENCH_SOLVER_REPEAT)
-    s.set_defaults(func=cmd_bench_solver)
+    s.set_defaults(func=cmd_bench_solver, check=check_bench_solver)

@@ -166,7 +166,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     )
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the breakdown")
     c.add_argument(
-        "--plot", metavar="FILE", type=checks.out_file, help="a PNG bar chart of the parts"
+        "--plot", metavar="FILE", type=checks.plot_file, help="a PNG bar chart of the parts"
     )
     c.add_argument(
         "--open-hand",

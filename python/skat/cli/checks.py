@@ -4,9 +4,12 @@ Two kinds of check, both ending in one line on stderr and exit status 2 (see
 :func:`skat.cli.main`):
 
 - **argparse types** (:func:`integer`, :func:`real`, :func:`seed`, :func:`in_file`,
-  :func:`out_file`) check one value as it is parsed: ranges of numbers, files that must exist,
-  output files whose directory must exist. Their message names the accepted range, and argparse
-  puts the option's name in front (``argument --seed: ...``).
+  :func:`out_file`, :func:`plot_file` ...) check one value as it is parsed: ranges of numbers,
+  files that must exist, output files that can be made (tried, and removed again) and figures
+  matplotlib can save. Their message names the accepted range, and argparse puts the option's
+  name in front (``argument --seed: ...``).
+- **the path check** (:func:`check_paths`, run for every command) refuses an output file
+  named twice or naming one of the command's input files, found by the options' types.
 - **command checks** (:func:`check_specs` and each command's ``check`` function) look at
   values together or build objects to try them (player specs are built once, so that a bad
   option is reported before a tournament starts); they raise :class:`OptionError`, which
@@ -21,7 +24,11 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
+import socket
+import stat
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
@@ -35,6 +42,12 @@ COUNT_MAX = 1_000_000_000
 
 WORKERS_MAX = 256
 """The most worker processes an option accepts."""
+
+RAY_CONNECT_SECONDS = 5.0
+"""How long ``--ray ray://HOST:PORT`` may take to accept a connection when it is checked."""
+
+_RAY_CLIENT = re.compile(r"ray://(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(?P<port>[0-9]{1,5})")
+"""``ray://HOST:PORT`` (an IPv6 host in brackets)."""
 
 
 class OptionError(SkatError):
@@ -156,33 +169,70 @@ def in_dir(text: str) -> str:
     return text
 
 
+def _reason(e: OSError) -> str:
+    """`` (the system's reason)`` of a failed file operation, or nothing."""
+    return f" ({e.strerror})" if e.strerror else ""
+
+
 def out_dir(text: str) -> str:
-    """An argparse type: a directory to write into: it exists (and is writable) or its parent
-    does, so that it can be made."""
+    """An argparse type: a directory to write into: it exists and a file can be made in it, or
+    its parent exists and it can be made there (shown by making it, or a file in it, and
+    removing that again, so that nothing is left behind)."""
     if not text:
         raise argparse.ArgumentTypeError("expected a directory name, got ''")
     if os.path.exists(text) and not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"expected a directory, {text!r} is a file")
-    target = text if os.path.isdir(text) else os.path.dirname(os.path.abspath(text))
+    exists = os.path.isdir(text)
+    target = text if exists else os.path.dirname(os.path.abspath(text))
     if not os.path.isdir(target):
         raise argparse.ArgumentTypeError(f"expected a directory whose parent exists, no {target!r}")
-    if not os.access(target, os.W_OK):
-        raise argparse.ArgumentTypeError(f"expected a writable directory, cannot write {target!r}")
+    try:
+        if exists:
+            with tempfile.TemporaryFile(dir=text):
+                pass
+        else:
+            os.mkdir(text)
+            os.rmdir(text)
+    except OSError as e:
+        raise argparse.ArgumentTypeError(
+            f"expected a writable directory, cannot write {text!r}{_reason(e)}"
+        ) from None
     return text
 
 
 def ray_address(text: str) -> str:
-    """An argparse type: a Ray address (``auto``, ``local`` or ``ray://HOST:PORT``), on a
-    machine where Ray is installed."""
+    """An argparse type: a Ray address, on a machine where Ray is installed: ``auto``,
+    ``local`` or ``ray://HOST:PORT`` (port 1..65535) of a Ray client server that accepts a
+    connection within :data:`RAY_CONNECT_SECONDS`.
+
+    >>> ray_address("ray://")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected auto, local or ray://HOST:PORT, got 'ray://'
+    """
     import importlib.util
 
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected auto, local or a cluster address, got ''")
+    address = text.strip()
+    client = _RAY_CLIENT.fullmatch(address)
+    port = int(client["port"]) if client else 0
+    if address not in ("auto", "local") and not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected auto, local or ray://HOST:PORT, got {text!r}")
     if importlib.util.find_spec("ray") is None:
         raise argparse.ArgumentTypeError(
             "needs Ray, which is not installed: pip install 'skat[ray]'"
         )
-    return text.strip()
+    if client:
+        host = client["host"].strip("[]")
+        try:
+            with socket.create_connection((host, port), timeout=RAY_CONNECT_SECONDS):
+                pass
+        except OSError as e:
+            why = f" (no answer within {RAY_CONNECT_SECONDS:g} s)"
+            raise argparse.ArgumentTypeError(
+                f"cannot connect to {address!r}"
+                + (why if isinstance(e, TimeoutError) else _reason(e))
+            ) from None
+    return address
 
 
 RAY_HELP = (
@@ -192,7 +242,9 @@ RAY_HELP = (
 
 
 def out_file(text: str) -> str:
-    """An argparse type: a file that can be written: its directory exists, it is no directory."""
+    """An argparse type: a file that can be written, shown before any work: an existing
+    regular file is opened for appending (its content stays as it is), a new one is made and
+    removed again; an existing character device or pipe (``/dev/null``) needs write access."""
     if not text:
         raise argparse.ArgumentTypeError("expected a file name, got ''")
     if os.path.isdir(text):
@@ -200,9 +252,119 @@ def out_file(text: str) -> str:
     folder = os.path.dirname(os.path.abspath(text))
     if not os.path.isdir(folder):
         raise argparse.ArgumentTypeError(f"expected a file in an existing directory, no {folder!r}")
-    if not os.access(folder, os.W_OK) or (os.path.exists(text) and not os.access(text, os.W_OK)):
-        raise argparse.ArgumentTypeError(f"expected a writable file, cannot write {text!r}")
+    cannot = f"expected a writable file, cannot write {text!r}"
+    try:
+        mode = os.stat(text).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as e:
+        raise argparse.ArgumentTypeError(cannot + _reason(e)) from None
+    try:
+        if mode is None:
+            os.close(os.open(text, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            os.remove(text)
+        elif stat.S_ISREG(mode):
+            os.close(os.open(text, os.O_WRONLY | os.O_APPEND))
+        elif stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+            if not os.access(text, os.W_OK):
+                raise argparse.ArgumentTypeError(cannot)
+        else:
+            raise argparse.ArgumentTypeError(f"expected a regular file, {text!r} is none")
+    except OSError as e:
+        raise argparse.ArgumentTypeError(cannot + _reason(e)) from None
     return text
+
+
+def plot_file(text: str) -> str:
+    """An argparse type: an :func:`out_file` for a figure, named with an extension matplotlib
+    can save (``.png``, ``.pdf``, ``.svg`` ...; not ``.pgf`` without its TeX program)."""
+    kinds = plot_formats()
+    ext = os.path.splitext(text)[1][1:].lower()
+    if ext not in kinds:
+        raise argparse.ArgumentTypeError(
+            f"expected a figure file ending in one of .{', .'.join(kinds)}, got {text!r}"
+        )
+    return out_file(text)
+
+
+def plot_formats() -> list[str]:
+    """The file extensions (lower case, sorted) of the figures matplotlib can save here."""
+    import shutil
+
+    import matplotlib
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = set(FigureCanvasBase.get_supported_filetypes())
+    if shutil.which(str(matplotlib.rcParams["pgf.texsystem"])) is None:
+        kinds.discard("pgf")
+    return sorted(kinds)
+
+
+OUTPUT_TYPES: tuple[Callable[[str], str], ...] = (out_file, plot_file, out_dir)
+"""The argparse types of the options naming a file or directory a command writes."""
+
+INPUT_TYPES: tuple[Callable[[str], str], ...] = (in_file, in_path, in_dir)
+"""The argparse types of the options naming a file or directory a command reads."""
+
+
+def _leaf_parser(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The (sub)parser of the command ``args`` was parsed for: the subcommands chosen in
+    ``args`` (``train``, then ``bidding``), followed down from ``parser``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = getattr(args, action.dest, None)
+            if isinstance(chosen, str) and chosen in action.choices:
+                return _leaf_parser(action.choices[chosen], args)
+    return parser
+
+
+def _paths(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    types: tuple[Callable[[str], str], ...],
+) -> list[tuple[str, str]]:
+    """``(option, path)`` of every value given to an option of ``parser`` whose type is one of
+    ``types`` (each element of a list option), in the parser's order; a positional argument is
+    named by its metavar."""
+    found: list[tuple[str, str]] = []
+    for action in parser._actions:
+        if action.type not in types:
+            continue
+        name = "/".join(action.option_strings) or str(action.metavar or action.dest)
+        value = getattr(args, action.dest, None)
+        values = value if isinstance(value, list) else [value]
+        found += [(name, v) for v in values if isinstance(v, str) and v]
+    return found
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name the same regular file or directory (or the same file
+    still to be made); character devices and pipes such as ``/dev/null`` never count."""
+    try:
+        sa, sb = os.stat(a), os.stat(b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+    if not all(stat.S_ISREG(m) or stat.S_ISDIR(m) for m in (sa.st_mode, sb.st_mode)):
+        return False
+    return os.path.samestat(sa, sb)
+
+
+def check_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Raises :class:`OptionError` if the command ``args`` was parsed for would write one file
+    twice (two output options naming it) or overwrite one of its inputs: options are told
+    apart by their argparse type (:data:`OUTPUT_TYPES`, :data:`INPUT_TYPES`)."""
+    leaf = _leaf_parser(parser, args)
+    outputs = _paths(leaf, args, OUTPUT_TYPES)
+    inputs = _paths(leaf, args, INPUT_TYPES)
+    for i, (option, path) in enumerate(outputs):
+        for other, earlier in outputs[:i]:
+            if _same_file(path, earlier):
+                raise OptionError(option, f"{path!r} is also the output of {other}")
+        for other, source in inputs:
+            if _same_file(path, source):
+                raise OptionError(option, f"would write to its input file {path!r} ({other})")
 
 
 def variants(text: str) -> str:

@@ -30,14 +30,22 @@ measure for two variants of a player, each played against the same opponent on t
 
 
 def check(args: argparse.Namespace) -> None:
-    from skat.tournament_records import deal_margins, deal_points
+    from skat.tournament_records import deal_margins, deal_points, record_seed
 
     per_deal = deal_margins if args.margin else deal_points
+    seeds: list[str] = []
     for option, path, player in (("--a", args.records_a, args.a), ("--b", args.records_b, args.b)):
         try:
+            seeds.append(record_seed(path))
             per_deal(path, player)
         except (ValueError, OSError) as e:
             raise checks.OptionError(option, str(e)) from e
+    if seeds[0] != seeds[1]:
+        raise checks.OptionError(
+            "RECORDS_B",
+            f"played with seed {seeds[1]}, RECORDS_A with seed {seeds[0]}: the tournaments must"
+            " share their seed, so that deal j is the same deal in both",
+        )
 
 
 def run(args: argparse.Namespace, console: Console) -> int:

@@ -104,7 +104,7 @@ def cmd_random_games(args: argparse.Namespace, console: Console) -> int:
             overbid += int(r.overbid)
             if i % 256 == 0:
                 progress.update(task, completed=i)
-    table = Table(title=f"{args.n} random games (seeds {seed}..{seed + args.n - 1})")
+    table = Table(title=f"{args.n} random games (seeds {seed}..{wrap_seed(seed + args.n - 1)})")
     table.add_column("contract")
     table.add_column("games", justify="right")
     table.add_column("share", justify="right")

@@ -120,7 +120,7 @@ def cmd_report_inference(args: argparse.Namespace, console: Console) -> int:
 
 
 def _outputs(p: argparse.ArgumentParser, plot: str) -> None:
-    p.add_argument("--plot", metavar="PNG", type=checks.out_file, help=f"write the {plot}")
+    p.add_argument("--plot", metavar="PNG", type=checks.plot_file, help=f"write the {plot}")
     p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the report as JSON")
 
 

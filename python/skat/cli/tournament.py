@@ -27,8 +27,8 @@ def check_tournament(args: argparse.Namespace) -> None:
     checks.check_specs("A", [args.a], (1,))
     checks.check_specs("B", [args.b], (1,))
     if args.mode == "cardplay":
-        checks.check_specs("--bidder", [args.bidder], (1,))
-    elif args.bidder != defaults.TOURNAMENT_BIDDER:
+        checks.check_specs("--bidder", [_bidder(args)], (1,))
+    elif args.bidder is not None:
         raise checks.OptionError(
             "--bidder", f"only in cardplay mode (in {args.mode} mode A and B bid themselves)"
         )
@@ -48,10 +48,16 @@ def check_tournament(args: argparse.Namespace) -> None:
         from skat.tournament_results import player_labels
         from skat.tournament_resume import ResumeError, games_by_deal
 
+        labels = player_labels(args.a, args.b)
         try:
-            games_by_deal(args.records, args.seed, args.deals, player_labels(args.a, args.b))
+            games_by_deal(args.records, args.seed, args.deals, labels, args.mode, args.variants)
         except ResumeError as e:
             raise checks.OptionError("--resume", str(e)) from e
+
+
+def _bidder(args: argparse.Namespace) -> str:
+    """The bidder's spec: ``--bidder``, else the default bidder."""
+    return defaults.TOURNAMENT_BIDDER if args.bidder is None else str(args.bidder)
 
 
 def _fmt(value: float | None, spec: str = "+.1f") -> str:
@@ -76,7 +82,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
             deals=args.deals,
             seed=seed,
             workers=args.workers,
-            bidder=args.bidder,
+            bidder=_bidder(args),
             records=args.records,
             progress=on_progress,
             ray=args.ray,
@@ -222,9 +228,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     checks.add_parallel_options(t)
     t.add_argument(
         "--bidder",
-        default=defaults.TOURNAMENT_BIDDER,
+        default=None,
         metavar="SPEC",
-        help="cardplay: the player spec that bids, discards and declares"
+        help="cardplay only: the player spec that bids, discards and declares"
         f" (default: {defaults.TOURNAMENT_BIDDER})",
     )
     t.add_argument(

@@ -260,6 +260,8 @@ def cmd_train_knn(args: argparse.Namespace, console: Console) -> int:
 
 
 def check_inference(args: argparse.Namespace) -> None:
+    if not args.smoothing > 0:
+        raise checks.OptionError("--smoothing", f"expected a number > 0, got {args.smoothing:g}")
     checks.check_specs("--bidder", [args.bidder], (1,))
 
 
@@ -434,7 +436,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         type=checks.in_file,
         help="models to score on the same test set (default: the packaged one)",
     )
-    c.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the curve plot")
+    c.add_argument("--plot", metavar="PNG", type=checks.plot_file, help="write the curve plot")
     c.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the curve as JSON")
     c.set_defaults(func=cmd_train_curve, check=check_curve)
 
@@ -479,7 +481,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         "--smoothing",
         type=checks.real(0.0),
         default=defaults.TRAIN_SMOOTHING,
-        help=f"prior weight, >= 0 (default: {defaults.TRAIN_SMOOTHING:g})",
+        help=f"prior weight, > 0 (default: {defaults.TRAIN_SMOOTHING:g})",
     )
     _run_options(i, "deal seed")
     i.add_argument(

@@ -51,6 +51,23 @@ def check_estimators(args: argparse.Namespace) -> None:
             raise checks.OptionError("--samples", str(e)) from e
 
 
+def _check_models(args: argparse.Namespace, linear: list[str], nets: list[str]) -> None:
+    """An :class:`OptionError` (and no file written) unless the models to be written, the
+    networks or with ``--hidden 0`` the linear models (given by their game classes), cover
+    every game class: too few positions leave a slot without held-out positions to score it,
+    and such a slot gets no model."""
+    from skat.training.estimators import CLASSES
+
+    have = nets if args.hidden > 0 else linear
+    missing = [c for c in CLASSES if c not in have]
+    if missing:
+        raise checks.OptionError(
+            "--positions",
+            f"{args.positions} positions gave no {' or '.join(missing)} model (too few held-out"
+            f" positions); nothing written to {args.out}, use more positions",
+        )
+
+
 def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
     from skat.training.estimator_net import fit_nets
     from skat.training.estimators import (
@@ -100,6 +117,7 @@ def cmd_train_estimators(args: argparse.Namespace, console: Console) -> int:
                 decay=args.decay,
                 progress=lambda n: bar.update(task, completed=n),
             )
+    _check_models(args, [f.game_class for f in fits], [n.game_class for n in nets])
     save(fits, args.out, nets=nets)
     out: dict[str, Any] = report(fits, nets)
     out.update(

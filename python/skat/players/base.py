@@ -307,7 +307,8 @@ def make_player(spec: str) -> Player:
     Option values are read as the factory's parameter annotations say (``int``, ``float``,
     ``bool``: true/false, ``str``, ``X | None``: also ``none``), else as bool, int, float or
     text; the options of :data:`OPTION_RANGES` must be in range. Any bad option raises
-    :class:`PlayerSpecError`.
+    :class:`PlayerSpecError`, and so does any exception (or ``sys.exit``) raised while a class
+    of a file or module is built.
     """
     if not isinstance(spec, str):
         raise PlayerSpecError(f"a player spec is text, got {type(spec).__name__}")
@@ -315,7 +316,8 @@ def make_player(spec: str) -> Player:
     head = parts[0].strip()
     if not head:
         raise PlayerSpecError("empty player spec")
-    if "." in head or "/" in head:
+    external = "." in head or "/" in head
+    if external:
         if len(parts) < 2 or not parts[1].strip():
             raise PlayerSpecError(f"player spec {spec!r}: expected {head}:ClassName[:options]")
         factory = _load_class(spec, head, parts[1].strip())
@@ -331,6 +333,11 @@ def make_player(spec: str) -> Player:
         player = factory(**typed)
     except (TypeError, ValueError) as e:
         raise PlayerSpecError(f"player spec {spec!r}: {e}") from e
+    except (Exception, SystemExit) as e:
+        if not external:
+            raise
+        # a class of the user's code may raise anything while it is built
+        raise PlayerSpecError(f"player spec {spec!r}: cannot build the player: {_why(e)}") from e
     if not callable(getattr(player, "act", None)):
         raise PlayerSpecError(f"player spec {spec!r}: the object has no act(view) method")
     return player

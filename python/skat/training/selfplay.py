@@ -224,23 +224,57 @@ def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any] | None:
             data: dict[str, Any] = json.load(f)
     except (OSError, ValueError) as e:
         raise SelfplayError(f"{path}: unreadable manifest: {e}") from e
-    if data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SelfplayError(f"{path}: not a self-play manifest of format {FORMAT}")
+    shards = data.get("shards")
+    if not isinstance(data.get("config"), dict) or not isinstance(shards, dict):
+        raise SelfplayError(f"{path}: a self-play manifest needs a config and its shards")
+    for name, info in shards.items():
+        try:
+            ShardInfo(**info)
+            ok = all(isinstance(info[key], (int, float)) for key in _SHARD_KEYS)
+        except TypeError:
+            ok = False
+        if not ok:
+            raise SelfplayError(f"{path}: shard {name!r} is not listed as {', '.join(_SHARD_KEYS)}")
     return data
+
+
+_SHARD_KEYS = ("games", "cpu_seconds", "declared", "won")
+"""The numbers the manifest lists per shard (the fields of :class:`ShardInfo`)."""
 
 
 def check_directory(directory: str, config: SelfplayConfig) -> dict[str, Any] | None:
     """The manifest of ``directory`` (None for a new run); raises :class:`SelfplayError` when
-    the directory holds a run of another configuration."""
+    the directory holds a run of another configuration, a malformed manifest, or, without a
+    manifest, a shard whose first record is no game of ``config``'s seed (a shard the
+    manifest does not list is played again, so it must be one of this run's)."""
     if os.path.exists(directory) and not os.path.isdir(directory):
         raise SelfplayError(f"{directory} is not a directory")
     manifest = read_manifest(directory) if os.path.isdir(directory) else None
+    if manifest is None and os.path.isdir(directory):
+        for name in sorted(os.listdir(directory)):
+            if name.startswith("shard-") and name.endswith(".iss.gz"):
+                _check_unlisted_shard(os.path.join(directory, name), config.seed)
     if manifest is not None and manifest.get("config") != config.identity():
         raise SelfplayError(
             f"{directory} holds games of another configuration ({manifest.get('config')});"
             " use another directory"
         )
     return manifest
+
+
+def _check_unlisted_shard(path: str, seed: int) -> None:
+    """A :class:`SelfplayError` unless the shard ``path``, which no manifest lists, starts with
+    a game of ``seed`` (it is then played again; a shard of another run is kept)."""
+    try:
+        first = next((line for _, line in iter_record_lines(path)), "")
+    except (OSError, SkatError):
+        first = ""
+    if f"ID[{seed}-" not in first:
+        raise SelfplayError(
+            f"{path}: no game of seed {seed}, and no {MANIFEST} lists it; use another directory"
+        )
 
 
 def _write_atomic(path: str, data: bytes) -> None:
@@ -262,10 +296,23 @@ def _write_manifest(directory: str, manifest: dict[str, Any]) -> None:
     _write_atomic(os.path.join(directory, MANIFEST), text.encode("utf-8"))
 
 
-def _shard_lines(path: str) -> list[str]:
-    if not os.path.exists(path):
+def _shard_lines(path: str, listed: Any, seed: int, first: int) -> list[str]:
+    """The records of a finished shard holding games ``first ..``, or none when the shard is
+    to be played again: when the file is missing or damaged, the manifest does not list it
+    (``listed`` is its entry, ``None`` when missing) with the file's number of games, or a
+    record is not game ``first + i`` of seed ``seed``."""
+    if not os.path.exists(path) or not isinstance(listed, dict):
         return []
-    return [line for _, line in iter_record_lines(path)]
+    try:
+        lines = [line for _, line in iter_record_lines(path)]
+    except (OSError, SkatError):
+        return []
+    if listed.get("games") != len(lines):
+        return []
+    for i, line in enumerate(lines):
+        if f"ID[{seed}-{first + i}]" not in line:
+            return []
+    return lines
 
 
 def selfplay(
@@ -299,7 +346,11 @@ def selfplay(
     tasks: list[_Chunk] = []
     for k in range((games + size - 1) // size):
         lo, hi = k * size, min((k + 1) * size, games)
-        lines = _shard_lines(os.path.join(out, shard_name(k)))
+        lines = _shard_lines(
+            os.path.join(out, shard_name(k)), shards.get(shard_name(k)), config.seed, lo
+        )
+        if not lines:
+            shards.pop(shard_name(k), None)  # played again: its old numbers do not count
         if len(lines) >= hi - lo:
             continue
         have[k] = lines

@@ -102,7 +102,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     b.add_argument("--json", metavar="FILE", type=checks.out_file, help="write every cell here")
-    b.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write heatmaps here")
+    b.add_argument("--plot", metavar="PNG", type=checks.plot_file, help="write heatmaps here")
     b.add_argument(
         "--trees",
         type=checks.integer(1, checks.COUNT_MAX),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 from typing import Any
 
 from rich.console import Console
@@ -41,12 +43,7 @@ def check(args: argparse.Namespace) -> None:
         checks.check_specs("--bidder", [args.bidder], (1,))
     elif args.what == "plot":
         for path in args.files:
-            try:
-                with open(path, encoding="utf-8") as f:
-                    data = json.load(f)
-                data["a"], data["b"], data["a_soloist"], data["a_soloist_se"]
-            except (OSError, ValueError, KeyError, TypeError) as e:
-                raise OptionError("JSON", f"{path}: not a soloist result ({e})") from e
+            _check_plot_input(path)
     else:
         from skat._core import RecordError
         from skat.records import read_iss
@@ -57,6 +54,36 @@ def check(args: argparse.Namespace) -> None:
                     pass
             except (OSError, RecordError) as e:
                 raise OptionError("RECORDS", str(e)) from e
+
+
+def _check_plot_input(path: str) -> None:
+    """An :class:`OptionError` unless ``path`` holds a soloist result that can be plotted: A's
+    and B's specs, A's spec with a positive number (the worlds, on a log axis), A's mean
+    soloist score and its standard error as finite numbers."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        a, b, mean, se = data["a"], data["b"], data["a_soloist"], data["a_soloist_se"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise OptionError("JSON", f"{path}: not a soloist result ({e})") from e
+    if not isinstance(a, str) or not isinstance(b, str):
+        raise OptionError("JSON", f"{path}: not a soloist result (a and b must be player specs)")
+    worlds = re.search(r"(\d+)", a)
+    if worlds is None or int(worlds.group(1)) < 1:
+        raise OptionError(
+            "JSON", f"{path}: A's spec {a!r} has no number of worlds (a positive number to plot)"
+        )
+    for key, value in (("a_soloist", mean), ("a_soloist_se", se)):
+        if not _finite(value):
+            raise OptionError(
+                "JSON",
+                f"{path}: {key} is {value!r}, not a number"
+                + (" (a standard error needs at least 2 deals)" if value is None else ""),
+            )
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -203,7 +230,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         p.set_defaults(func=run, check=check)
     pl = what.add_parser("plot", help="soloist results as a PNG")
     pl.add_argument("files", nargs="+", metavar="JSON", type=checks.in_file)
-    pl.add_argument("--out", metavar="PNG", type=checks.out_file, required=True)
+    pl.add_argument("--out", metavar="PNG", type=checks.plot_file, required=True)
     pl.set_defaults(func=run, check=check)
     pr = what.add_parser(
         "profile", help="where the open-hand errors fall, per trick and side (Fig. 9.6)"
@@ -211,5 +238,5 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     pr.add_argument("files", nargs="+", metavar="RECORDS", type=checks.in_file)
     checks.add_parallel_options(pr)
     pr.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the result")
-    pr.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the figure")
+    pr.add_argument("--plot", metavar="PNG", type=checks.plot_file, help="write the figure")
     pr.set_defaults(func=run, check=check)

@@ -28,8 +28,16 @@ gained the doubling side in list points per game; writes --json and --plot (PNG)
 def check(args: argparse.Namespace) -> None:
     checks.check_specs("--player", [args.player], (1,))
     checks.check_specs("--judge", [args.judge], (1,))
-    from skat.players import make_player
+    from skat.players import PlayerSpecError, make_player
     from skat.players.pimc import PimcPlayer
+    from skat.research.kontra import _quiet
+
+    try:
+        make_player(_quiet(args.player))  # the games are played with the player's doubling off
+    except PlayerSpecError as e:
+        raise checks.OptionError(
+            "--player", f"needs kontra and re thresholds to switch off (pimc, kermit): {e}"
+        ) from e
 
     if not isinstance(make_player(args.judge), PimcPlayer):
         raise checks.OptionError("--judge", "the judge must be a PIMC player (pimc, kermit)")
@@ -111,5 +119,5 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     k.add_argument("--seed", type=checks.seed, help="seed, 0..2**64-1 (default: drawn and printed)")
     checks.add_parallel_options(k)
     k.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the study as JSON")
-    k.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the plot")
+    k.add_argument("--plot", metavar="PNG", type=checks.plot_file, help="write the plot")
     k.set_defaults(func=run, check=check)

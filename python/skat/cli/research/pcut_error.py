@@ -132,5 +132,5 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         help=f"seed of the positions, 0..2**64-1 (default: {defaults.BENCH_SEED})",
     )
     p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results here")
-    p.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the figure here")
+    p.add_argument("--plot", metavar="PNG", type=checks.plot_file, help="write the figure here")
     p.set_defaults(func=run, check=check)

@@ -27,8 +27,13 @@ fastest-cut-first term on and off on N random 30-card positions (about 0.1 s eac
 """
 
 
+def _min_depth(args: argparse.Namespace) -> int:
+    """The smallest depth run: ``--min-depth``, else ``--depth`` (that depth only)."""
+    return int(args.depth if args.min_depth is None else args.min_depth)
+
+
 def check(args: argparse.Namespace) -> None:
-    if args.min_depth > args.depth:
+    if _min_depth(args) > args.depth:
         raise OptionError("--min-depth", f"must be at most --depth ({args.depth})")
 
 
@@ -36,7 +41,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from skat.research.prefix_trees import plot
     from skat.research.prefix_trees import run as run_trees
 
-    depths = list(range(args.min_depth, args.depth + 1))
+    depths = list(range(_min_depth(args), args.depth + 1))
     with progress_bar(console) as bar:
         task = bar.add_task("trees", total=args.trees * len(depths))
         out = run_trees(
@@ -117,9 +122,9 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument(
         "--min-depth",
         type=checks.integer(1, 12),
-        default=defaults.PREFIX_TREES_DEPTH,
+        default=None,
         help="also run every depth from this one up to --depth, for the plot"
-        f" (default: {defaults.PREFIX_TREES_DEPTH}: --depth only)",
+        " (default: --depth only)",
     )
     p.add_argument(
         "--solver-positions",
@@ -136,5 +141,5 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     checks.add_parallel_options(p)
     p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results here")
-    p.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the figure here")
+    p.add_argument("--plot", metavar="PNG", type=checks.plot_file, help="write the figure here")
     p.set_defaults(func=run, check=check)

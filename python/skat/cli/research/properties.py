@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from rich.console import Console
@@ -35,6 +36,34 @@ def check(args: argparse.Namespace) -> None:
     if args.games == 0 and not args.iss:
         raise checks.OptionError(
             "--games", "0 self-play games and no --iss records: nothing to measure"
+        )
+    if args.records and args.games > 0:
+        _check_records(args.records, args.games)
+
+
+def _check_records(paths: list[str], games: int) -> None:
+    """An :class:`OptionError` naming the file and line of the first record that cannot be
+    read among those the run takes (the first ``games`` declared games of each type), or
+    when ``paths`` hold no declared game at all."""
+    from skat._core import RecordError
+    from skat.records import iter_records
+    from skat.research.properties import record_games
+
+    where = ["", 0]
+
+    def lines() -> Iterator[str]:
+        for path, number, line in iter_records(paths):
+            where[:] = [path, number]
+            yield line
+
+    try:
+        chosen = record_games(lines(), games)
+    except (OSError, RecordError) as e:
+        at = f"{where[0]}:{where[1]}: " if where[0] else ""
+        raise checks.OptionError("--records", f"{at}{e}") from e
+    if not any(chosen.values()):
+        raise checks.OptionError(
+            "--records", f"no declared game in {', '.join(paths)}: nothing to measure"
         )
 
 
@@ -182,5 +211,5 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     checks.add_parallel_options(p)
     p.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results here")
-    p.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the scatter here")
+    p.add_argument("--plot", metavar="PNG", type=checks.plot_file, help="write the scatter here")
     p.set_defaults(func=run, check=check)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
@@ -37,6 +39,8 @@ def _rows(text: str) -> list[str]:
     rows = [r.strip() for r in text.split(",") if r.strip()]
     if not rows or any(r not in "abcdef" or len(r) != 1 for r in rows):
         raise argparse.ArgumentTypeError(f"expected rows like 'a,d' (letters a-f), got {text!r}")
+    if len(set(rows)) != len(rows):
+        raise argparse.ArgumentTypeError(f"expected distinct rows, got {text!r}")
     return rows
 
 
@@ -61,10 +65,28 @@ def check(args: argparse.Namespace) -> None:
                 data = json.load(f)
         except (OSError, ValueError) as e:
             raise OptionError("--reference", f"cannot read Table 2 JSON: {e}") from e
-        if data.get("table") != 2 or not isinstance(data.get("rows"), dict):
+        if not isinstance(data, dict) or data.get("table") != 2:
             raise OptionError(
                 "--reference", "not a --json file of 'skat research spades --table 2'"
             )
+        _check_reference_rows(data.get("rows"), TABLE2)
+
+
+def _check_reference_rows(rows: Any, table2: Mapping[str, Any]) -> None:
+    """An :class:`OptionError` unless ``rows`` maps Table 2 row letters to rows with finite
+    ``a_win`` and ``b_win`` percentages (what %Gain and %Loss read)."""
+    if not isinstance(rows, dict):
+        raise OptionError("--reference", 'no Table 2 rows (expected "rows": {"a": {...}})')
+    for r, row in rows.items():
+        if r not in table2:
+            raise OptionError("--reference", f"Table 2 has rows {', '.join(table2)}, not {r!r}")
+        for key in ("a_win", "b_win"):
+            value = row.get(key) if isinstance(row, dict) else None
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if not number or not math.isfinite(float(value or 0)):
+                raise OptionError(
+                    "--reference", f"row {r!r} needs a number {key}, the win % of a Table 2 row"
+                )
 
 
 def _cell(row: dict[str, Any], key: str) -> str:
@@ -190,7 +212,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
         help="--json of --table 2, for Table 4's %%Gain and %%Loss",
     )
     s.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the results here")
-    s.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write a plot here")
+    s.add_argument("--plot", metavar="PNG", type=checks.plot_file, help="write a plot here")
     s.add_argument(
         "--seed",
         type=checks.seed,

@@ -87,5 +87,5 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     k.add_argument("--seed", type=checks.seed, help="seed (default: drawn and printed)")
     k.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the study as JSON")
-    k.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write a plot")
+    k.add_argument("--plot", metavar="PNG", type=checks.plot_file, help="write a plot")
     k.set_defaults(func=run, check=check)

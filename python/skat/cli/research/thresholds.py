@@ -123,5 +123,5 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     checks.add_parallel_options(k)
     k.add_argument("--json", metavar="FILE", type=checks.out_file, help="write the sweep here")
-    k.add_argument("--plot", metavar="PNG", type=checks.out_file, help="write the plot here")
+    k.add_argument("--plot", metavar="PNG", type=checks.plot_file, help="write the plot here")
     k.set_defaults(func=run, check=check)
