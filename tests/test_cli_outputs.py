@@ -129,6 +129,18 @@ def test_checking_an_output_leaves_nothing_behind(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
 
 
+def test_an_output_through_a_dangling_symbolic_link_is_accepted(tmp_path: Path) -> None:
+    """A link to a file still to be made is written through: its target is tried, the link
+    itself is named in the result, and nothing is left behind."""
+    link = tmp_path / "out.iss"
+    link.symlink_to(tmp_path / "target.iss")
+    assert checks.out_file(str(link)) == str(link)
+    assert link.is_symlink() and not (tmp_path / "target.iss").exists()
+    (tmp_path / "gone").symlink_to(tmp_path / "no-such-dir" / "x.iss")
+    with pytest.raises(argparse.ArgumentTypeError, match="cannot write"):
+        checks.out_file(str(tmp_path / "gone"))
+
+
 # outputs naming one file, or an input
 
 

@@ -51,9 +51,19 @@ def test_iimc_plot_needs_worlds_in_a_spec(
     path.write_text(json.dumps(solo))
     argv = ["research", "iimc", "plot", str(path), "--out", str(tmp_path / "p.png")]
     _refused(capsys, argv, "worlds")
-    path.write_text(json.dumps({**solo, "a": "pimc:worlds=4", "a_soloist_se": None}))
-    _refused(capsys, argv, "a_soloist_se")
+    path.write_text(json.dumps({**solo, "a": "pimc:worlds=4", "a_soloist": None}))
+    _refused(capsys, argv, "a_soloist")
     assert not (tmp_path / "p.png").exists()
+
+
+def test_iimc_plot_draws_a_one_deal_result_without_an_error_bar(tmp_path: Path) -> None:
+    """A one-deal soloist run has no standard error (null in its JSON): it is still plotted."""
+    solo = {"a": "pimc:worlds=4", "b": "random", "a_soloist": 1.0, "a_soloist_se": None}
+    path = tmp_path / "solo.json"
+    path.write_text(json.dumps(solo))
+    out = tmp_path / "p.png"
+    assert main(["research", "iimc", "plot", str(path), "--out", str(out)]) == 0
+    assert out.stat().st_size > 0
 
 
 @pytest.mark.parametrize("player", ["random", "rules"])

@@ -253,20 +253,22 @@ def out_file(text: str) -> str:
     if not os.path.isdir(folder):
         raise argparse.ArgumentTypeError(f"expected a file in an existing directory, no {folder!r}")
     cannot = f"expected a writable file, cannot write {text!r}"
+    # a symbolic link is written through, so its target is tried
+    path = os.path.realpath(text) if os.path.islink(text) else text
     try:
-        mode = os.stat(text).st_mode
+        mode = os.stat(path).st_mode
     except FileNotFoundError:
         mode = None
     except OSError as e:
         raise argparse.ArgumentTypeError(cannot + _reason(e)) from None
     try:
         if mode is None:
-            os.close(os.open(text, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-            os.remove(text)
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            os.remove(path)
         elif stat.S_ISREG(mode):
-            os.close(os.open(text, os.O_WRONLY | os.O_APPEND))
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
         elif stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
-            if not os.access(text, os.W_OK):
+            if not os.access(path, os.W_OK):
                 raise argparse.ArgumentTypeError(cannot)
         else:
             raise argparse.ArgumentTypeError(f"expected a regular file, {text!r} is none")

@@ -156,7 +156,8 @@ def soloist(
 
 def plot_soloist(results: list[dict[str, Any]], out: str) -> None:
     """Soloist score of A against the first number in A's spec, one line per B (the results
-    of :func:`soloist`), saved as PNG."""
+    of :func:`soloist`), saved as PNG; a point without a finite standard error (a one-deal
+    run) has no error bar."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -166,7 +167,9 @@ def plot_soloist(results: list[dict[str, Any]], out: str) -> None:
     for d in results:
         m = re.search(r"(\d+)", d["a"])
         x = float(m.group(1)) if m else 0.0
-        lines.setdefault(d["b"], []).append((x, d["a_soloist"], d["a_soloist_se"]))
+        se = d["a_soloist_se"]
+        se = se if isinstance(se, (int, float)) and math.isfinite(se) else 0.0
+        lines.setdefault(d["b"], []).append((x, d["a_soloist"], se))
     fig, ax = plt.subplots(figsize=(6, 4))
     for b, pts in sorted(lines.items()):
         pts.sort()

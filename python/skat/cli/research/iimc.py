@@ -59,7 +59,8 @@ def check(args: argparse.Namespace) -> None:
 def _check_plot_input(path: str) -> None:
     """An :class:`OptionError` unless ``path`` holds a soloist result that can be plotted: A's
     and B's specs, A's spec with a positive number (the worlds, on a log axis), A's mean
-    soloist score and its standard error as finite numbers."""
+    soloist score as a finite number (its standard error, null after one deal, may be
+    missing: the point is drawn without an error bar)."""
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
@@ -73,13 +74,10 @@ def _check_plot_input(path: str) -> None:
         raise OptionError(
             "JSON", f"{path}: A's spec {a!r} has no number of worlds (a positive number to plot)"
         )
-    for key, value in (("a_soloist", mean), ("a_soloist_se", se)):
-        if not _finite(value):
-            raise OptionError(
-                "JSON",
-                f"{path}: {key} is {value!r}, not a number"
-                + (" (a standard error needs at least 2 deals)" if value is None else ""),
-            )
+    if not _finite(mean):
+        raise OptionError("JSON", f"{path}: a_soloist is {mean!r}, not a number")
+    if se is not None and not isinstance(se, (int, float)):
+        raise OptionError("JSON", f"{path}: a_soloist_se is {se!r}, not a number")
 
 
 def _finite(value: Any) -> bool:
