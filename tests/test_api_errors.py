@@ -262,22 +262,20 @@ def _damaged(tmp_path: Path) -> list[Path]:
     return [empty, junk, text, other]
 
 
-def test_a_damaged_bidding_model_is_a_model_error_naming_the_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("load", "error", "player"),
+    [(BiddingModel.load, ModelError, "kermit"), (KnnModel.load, KnnError, "knn")],
+)
+def test_a_damaged_model_is_one_error_line_naming_the_file(
+    tmp_path: Path, load: Callable[[Path], object], error: type[Exception], player: str
+) -> None:
+    """Bidding and k-NN models: loading a damaged file, or naming it in a player spec."""
     for path in _damaged(tmp_path):
-        with pytest.raises(ModelError, match=path.name) as info:
-            BiddingModel.load(path)
+        with pytest.raises(error, match=path.name) as info:
+            load(path)
         assert "\n" not in str(info.value)
         with pytest.raises(PlayerSpecError, match=path.name):
-            make_player(f"kermit:model={path}")
-
-
-def test_a_damaged_knn_model_is_a_knn_error_naming_the_file(tmp_path: Path) -> None:
-    for path in _damaged(tmp_path):
-        with pytest.raises(KnnError, match=path.name) as info:
-            KnnModel.load(path)
-        assert "\n" not in str(info.value)
-        with pytest.raises(PlayerSpecError, match=path.name):
-            make_player(f"knn:model={path}")
+            make_player(f"{player}:model={path}")
 
 
 def test_damaged_inference_tables_are_an_inference_error(tmp_path: Path) -> None:
