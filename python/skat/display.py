@@ -39,6 +39,16 @@ SEAT_NAMES = ("forehand", "middlehand", "rearhand")
 """Seat 0, 1, 2 in words (seat 2, rearhand, deals)."""
 
 
+def error_text(e: BaseException) -> str:
+    """An exception's message on one line, or its class name when it has none (a reader of
+    damaged files meets errors of numpy, zipfile, zlib and json alike).
+
+    >>> error_text(EOFError()), error_text(ValueError("bad\\nfile"))
+    ('EOFError', 'bad file')
+    """
+    return " ".join(str(e).split()) or type(e).__name__
+
+
 def card_text(card: Card) -> str:
     """A card for people: suit symbol and rank, ``10`` for the ten (``♥10``, ``♣J``)."""
     rank = card.rank.letter

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from skat._core import Card, Cards, GameType, SkatError, Suit
+from skat.display import error_text
 
 KNN_TYPES = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND)
 """The contract kinds the k-NN model values, in array order."""
@@ -154,8 +155,7 @@ class KnnModel:
                 )
         except Exception as e:
             # numpy, zipfile, zlib and json each raise their own errors on a damaged file
-            reason = str(e) or type(e).__name__
-            raise KnnError(f"{path}: not a k-NN bidding model ({reason})") from e
+            raise KnnError(f"{path}: not a k-NN bidding model ({error_text(e)})") from e
 
 
 __all__ = ["FEATURE_NAMES", "KNN_TYPES", "KnnError", "KnnModel", "features"]

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from skat._core import ArgumentError, BiddingTables, Cards, Contract, SkatError
+from skat.display import error_text
 
 _CardsLike = Cards | str
 
@@ -84,11 +85,6 @@ def _file_name(path: object) -> str:
         return repr(path)
 
 
-def _reason(e: BaseException) -> str:
-    """An exception's message, or its class name when it has none."""
-    return str(e) or type(e).__name__
-
-
 class BiddingModel:
     """The 10+2 evaluation: tables, weights and the note of how they were made.
 
@@ -132,7 +128,7 @@ class BiddingModel:
             return cls(arrays, meta)
         except Exception as e:
             # numpy, zipfile, zlib and json each raise their own errors on a damaged file
-            raise ModelError(f"cannot read bidding model {name}: {_reason(e)}") from e
+            raise ModelError(f"cannot read bidding model {name}: {error_text(e)}") from e
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the arrays and the note (compressed ``.npz``)."""

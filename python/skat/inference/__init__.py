@@ -43,7 +43,7 @@ import numpy as np
 
 from skat._core import Cards, Inference, SkatError, View, hand_features, inference_layout
 from skat.defaults import INFERENCE_CANDIDATES, INFERENCE_SIDES
-from skat.display import SEAT_NAMES
+from skat.display import SEAT_NAMES, error_text
 
 __all__ = [
     "SIDES",
@@ -188,8 +188,7 @@ class InferenceTables:
             raise InferenceError(f"cannot read inference tables {path}: {e}") from e
         except Exception as e:
             # numpy, zipfile, zlib and json each raise their own errors on a damaged file
-            reason = str(e) or type(e).__name__
-            raise InferenceError(f"cannot read inference tables {path}: {reason}") from e
+            raise InferenceError(f"cannot read inference tables {path}: {error_text(e)}") from e
 
 
 def count_hands(

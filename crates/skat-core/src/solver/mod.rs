@@ -260,6 +260,11 @@ pub fn table_memory_error(mb: usize, count: usize) -> SkatError {
     })
 }
 
+/// The bytes of a solver's tables of `tt_mb` megabytes (at least one), or None on overflow.
+fn table_bytes(tt_mb: usize) -> Option<usize> {
+    tt_mb.max(1).checked_mul(1 << 20)
+}
+
 /// Refuses `count` solvers of `options.tt_mb` megabytes each that would not fit in the
 /// machine's memory together (a solver holds its own table; without the transposition table
 /// and the endgame cache it holds no sizeable memory).
@@ -267,11 +272,7 @@ pub fn check_table_memory(options: &SolverOptions, count: usize) -> Result<(), S
     if !options.transposition_table && !options.endgame_cache {
         return Ok(());
     }
-    let fits = options
-        .tt_mb
-        .max(1)
-        .checked_mul(1 << 20)
-        .is_some_and(|bytes| huge::fits_in_memory(bytes, count.max(1)));
+    let fits = table_bytes(options.tt_mb).is_some_and(|b| huge::fits_in_memory(b, count.max(1)));
     if fits {
         Ok(())
     } else {
@@ -295,10 +296,7 @@ impl Solver {
     /// [`SkatError::OutOfMemory`] when that memory cannot be had.
     pub fn try_new(options: SolverOptions) -> Result<Solver, SkatError> {
         let too_big = |_| table_memory_error(options.tt_mb, 1);
-        let total = options
-            .tt_mb
-            .max(1)
-            .checked_mul(1024 * 1024)
+        let total = table_bytes(options.tt_mb)
             .ok_or(huge::AllocError)
             .map_err(too_big)?;
         let eg_bytes = if options.endgame_cache { total / 4 } else { 0 };
