@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import resource
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -301,3 +305,41 @@ def test_a_damaged_table_file_is_never_taken_as_built(tmp_path: Path) -> None:
     assert complete_sizes(str(tmp_path)) == {}
     with pytest.raises(skat.TablesError, match="not a complete null-3 table"):
         build(str(tmp_path), 3, ["null"], workers=1)
+
+
+def test_a_table_too_large_for_memory_is_refused_not_a_panic(
+    null_tables: str, tmp_path: Path
+) -> None:
+    """A dense null table whose values cannot be allocated (here: a sparse file of 3 GB read
+    under a 2 GB address-space limit) is a TablesError, and the process goes on."""
+    head = bytearray(Path(null_tables, "null-3.skt").read_bytes()[:24])
+    assert head[:4] == b"SKLT" and head[4] == 3, "the fixture's null tables are dense"
+    values = 3 << 30
+    head[16:24] = (2 * values).to_bytes(8, "little")  # rows: two values a byte
+    big = tmp_path / "null-3.skt"
+    with big.open("wb") as f:
+        f.write(bytes(head))
+        f.truncate(24 + values + 8)  # sparse: takes no disk
+    script = textwrap.dedent(
+        f"""
+        import skat
+        try:
+            skat.Solver(tables={str(tmp_path)!r})
+        except skat.TablesError as e:
+            print(e)
+        print(skat.Solver(tt_mb=1).solve(skat.Position(("CA", "SA", "HA"), "G", 0, 0)))
+        """
+    )
+    limit = 2 << 30
+    r = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)),
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    error, value = r.stdout.strip().splitlines()
+    assert f"cannot allocate {values} bytes" in error and "null-3.skt" in error
+    assert value.isdigit()

@@ -186,7 +186,8 @@ class PlainProgress(Progress):
     reaches a new step (a tenth of its total, or 1, 2, 5, 10, ... done when the total is
     unknown) and at least ``gap`` seconds of ``clock`` have passed since the bar began or the
     last line, so work shorter than ``gap`` prints nothing; times are from the task's start;
-    the bar itself behaves as rich's.
+    rich's live display never starts (it draws nothing on such a console, and would leave an
+    empty line on it when it stops).
 
     >>> import contextlib, io
     >>> ticks = iter(range(0, 1000, 20))  # a clock 20 seconds further at each look
@@ -210,6 +211,13 @@ class PlainProgress(Progress):
         self._last = clock()
         self._steps: dict[TaskID, int] = {}
         self._started: dict[TaskID, float] = {}
+
+    def start(self) -> None:
+        """Nothing to draw: rich's live display, on a console that is not a terminal, would
+        only leave an empty line among the results when it stops."""
+
+    def stop(self) -> None:
+        """See :meth:`start`."""
 
     def add_task(self, *args: Any, **kwargs: Any) -> TaskID:
         task = super().add_task(*args, **kwargs)

@@ -32,11 +32,19 @@ const HUGE_PAGE: usize = 2 << 20;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AllocError;
 
-/// The machine's physical memory plus swap in bytes, where the platform reports it: no table
-/// (nor set of tables that live together) larger than this can be backed.
+/// The memory a new table can have now, in bytes, where the platform reports it: on Linux the
+/// kernel's estimate of the memory available without swapping (`MemAvailable`) plus free
+/// swap, else physical memory plus swap. A table larger than this would be zeroed into memory
+/// that is not there and meet the out-of-memory killer, so none is allocated.
 pub fn memory_limit() -> Option<usize> {
     #[cfg(target_os = "linux")]
     {
+        if let Some(bytes) = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|text| available_bytes(&text))
+        {
+            return Some(bytes);
+        }
         // SAFETY: `sysinfo` only writes the struct it is given (all-zero is a valid value).
         let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
         // SAFETY: `info` is a valid, writable `sysinfo` struct.
@@ -49,11 +57,30 @@ pub fn memory_limit() -> Option<usize> {
     None
 }
 
+/// `MemAvailable` plus `SwapFree` of a `/proc/meminfo` text, in bytes (None without
+/// `MemAvailable`, which kernels before 3.14 lack; no swap line counts as no swap).
+fn available_bytes(meminfo: &str) -> Option<usize> {
+    let kb = |key: &str| {
+        meminfo.lines().find_map(|line| {
+            let rest = line.strip_prefix(key)?.strip_prefix(':')?;
+            rest.split_whitespace().next()?.parse::<u128>().ok()
+        })
+    };
+    let total = (kb("MemAvailable")? + kb("SwapFree").unwrap_or(0)) * 1024;
+    Some(usize::try_from(total).unwrap_or(usize::MAX))
+}
+
 /// Whether `count` tables of `bytes` each may be allocated: their total is representable and
 /// within [`memory_limit`].
 pub fn fits_in_memory(bytes: usize, count: usize) -> bool {
+    fits_within(bytes, count, memory_limit())
+}
+
+/// Whether `count` tables of `bytes` each fit in `limit` bytes (any size when the limit is
+/// unknown, as long as the total is representable).
+fn fits_within(bytes: usize, count: usize, limit: Option<usize>) -> bool {
     match bytes.checked_mul(count) {
-        Some(total) => memory_limit().is_none_or(|limit| total <= limit),
+        Some(total) => limit.is_none_or(|limit| total <= limit),
         None => false,
     }
 }
@@ -143,12 +170,41 @@ mod tests {
             Some(AllocError)
         );
         assert!(!fits_in_memory(usize::MAX, 2));
+        assert!(fits_within(10, 1, Some(10)));
+        assert!(!fits_within(6, 2, Some(11)));
+        assert!(fits_within(usize::MAX / 2, 2, None));
+        assert!(!fits_within(usize::MAX / 2 + 1, 2, None));
         if let Some(limit) = memory_limit() {
-            assert!(fits_in_memory(limit, 1));
-            assert!(!fits_in_memory(limit / 2 + 1, 2));
-            if let Some(len) = limit.checked_add(1) {
-                assert_eq!(HugeBuf::<u8>::try_zeroed(len).err(), Some(AllocError));
-            }
+            // the limit moves with other processes: twice it is out of reach all the same
+            let len = limit.saturating_mul(2);
+            assert_eq!(HugeBuf::<u8>::try_zeroed(len).err(), Some(AllocError));
+        }
+    }
+
+    #[test]
+    fn the_limit_is_the_available_memory_plus_free_swap() {
+        let text = "MemTotal:       24684544 kB\nMemFree:        21784208 kB\n\
+                    MemAvailable:   24127504 kB\nSwapTotal:       2097148 kB\n\
+                    SwapFree:        1048576 kB\n";
+        assert_eq!(available_bytes(text), Some((24127504 + 1048576) * 1024));
+        let no_swap = "MemAvailable:   1000 kB\nMemFree: 5 kB\n";
+        assert_eq!(available_bytes(no_swap), Some(1000 * 1024));
+        assert_eq!(
+            available_bytes("MemTotal: 1000 kB\nMemFree: 900 kB\n"),
+            None
+        );
+        assert_eq!(available_bytes("MemAvailableX: 1 kB\n"), None);
+        #[cfg(target_os = "linux")]
+        {
+            // on Linux the limit is at most the machine's physical memory plus swap
+            // SAFETY: as in `memory_limit`.
+            let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
+            // SAFETY: as in `memory_limit`.
+            assert_eq!(unsafe { libc::sysinfo(&mut info) }, 0);
+            let total =
+                (info.totalram as u128 + info.totalswap as u128) * info.mem_unit.max(1) as u128;
+            let limit = memory_limit().expect("Linux reports its memory");
+            assert!(limit as u128 <= total, "{limit} > {total}");
         }
     }
 

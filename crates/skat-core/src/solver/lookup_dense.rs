@@ -160,9 +160,10 @@ impl DenseNull {
                 size - 32
             ));
         }
-        let mut values = HugeBuf::<u8>::zeroed(count.div_ceil(2) as usize);
-        r.read_exact(&mut values[..count.div_ceil(2) as usize])
-            .map_err(io)?;
+        let bytes = count.div_ceil(2) as usize;
+        let mut values = HugeBuf::<u8>::try_zeroed(bytes)
+            .map_err(|_| format!("cannot allocate {bytes} bytes for the table in memory"))?;
+        r.read_exact(&mut values[..bytes]).map_err(io)?;
         let mut tail = [0u8; 8];
         r.read_exact(&mut tail).map_err(io)?;
         if fnv1a_from(fnv1a(&head), &values) != u64::from_le_bytes(tail) {
