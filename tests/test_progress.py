@@ -147,3 +147,19 @@ def test_outputs_are_the_json_then_the_plot_with_its_path(tmp_path: Path) -> Non
 
     save_outputs(console, {"a": 2}, None, "", never)
     assert out.getvalue().count("\n") == 1
+
+
+def test_a_bar_on_a_log_writes_nothing_to_the_results_console(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Entered and left around work and a result, the bar of a console that is not a
+    terminal adds nothing to that console: the result is its first line."""
+    out = io.StringIO()
+    console = Console(file=out)
+    with progress_bar(console) as bar:
+        task = bar.add_task("work", total=2)
+        bar.advance(task)
+        bar.advance(task)
+    console.print("result")
+    assert out.getvalue() == "result\n"
+    assert capsys.readouterr().out == ""
