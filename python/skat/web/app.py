@@ -54,7 +54,10 @@ secret a person gets on creating or joining, which she sends with every request:
 - ``GET /api/rooms/{rid}?token=T[&after=V&wait=S]``: the state for that chair (no token: a
   spectator's); ``POST /api/rooms/{rid}/action`` ``{"token", "action"}``; ``POST
   /api/rooms/{rid}/next`` ``{"token"}``.
-- ``WS /ws/rooms/{rid}?token=T``: the same state, pushed after every change.
+- ``WS /ws/rooms/{rid}?token=T``: the same state, pushed after every change (messages from
+  the client are ignored). An unknown room is closed with 4404 and a bad ``lang`` with 4400
+  (after the handshake, so that the page sees the code); a room dropped while idle closes
+  its sockets with 1001.
 
 The record viewer (``GET /viewer``, :mod:`skat.web.viewer`):
 
@@ -279,22 +282,24 @@ def create_app(
         return JSONResponse(room.state(token, lang))
 
     async def room_socket(ws: WebSocket) -> None:
+        # refusals are accepted, then closed: a refused handshake reaches a browser as 1006,
+        # and the page must see 4404 to stop reconnecting
         try:
             room = rm.get(ws.path_params["rid"])
-        except ApiError:
-            await ws.close(code=4404)
+            lang = _lang(ws)
+        except ApiError as e:
+            await ws.accept()
+            await ws.close(code=4400 if e.status == 400 else 4404)
             return
         token = ws.query_params.get("token")
-        try:
-            lang = _lang(ws)
-        except ApiError:
-            await ws.close(code=4400)
-            return
         await ws.accept()
         sent = -1
         incoming = asyncio.ensure_future(ws.receive())
         try:
             while True:
+                if not rm.holds(room):  # dropped while idle: the client reconnects to find
+                    await ws.close(code=1001)  # it reopened from the store, or gone (4404)
+                    return
                 if room.version != sent:
                     sent = room.version
                     await ws.send_json(room.state(token, lang))

@@ -14,9 +14,10 @@ Invariants: everything a client receives is built for its own chair
 (:func:`skat.web.state.session_state` with ``chair``: its own hand only, the other hands and
 the skat hidden until the game is over; spectators see no hand at all); a room changes only
 under its session's lock (or the room's own lock in the lobby) and every change bumps its
-``version``, which the long poll and the WebSocket wait on; at most one AI worker runs per
-room; a person acts only on her own turn (else 409) and an illegal action changes nothing
-(422).
+``version``, which the long poll and the WebSocket wait on; a WebSocket watches only a room
+the server still holds (:meth:`Rooms.holds`: one dropped while idle closes it); at most one
+AI worker runs per room; a person acts only on her own turn (else 409) and an illegal action
+changes nothing (422).
 """
 
 from __future__ import annotations
@@ -188,6 +189,12 @@ class Rooms:
             room = self._reopen(rid)
         room.last_seen = time.monotonic()
         return room
+
+    def holds(self, room: Room) -> bool:
+        """Whether ``room`` is still this server's (not dropped while idle); a WebSocket
+        watching a dropped room would never see another change."""
+        with self.lock:
+            return self.rooms.get(room.id) is room
 
     def _key(self, rid: str) -> str:
         return f"room:{rid}"
