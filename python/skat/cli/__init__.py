@@ -12,7 +12,8 @@ types, the check that no output overwrites another output or an input, and each 
 ``check``, see :mod:`.checks`), and a bad one ends the command with
 exit status 2 and one line on stderr naming the option and what it accepts. A
 :class:`skat.SkatError` or ``OSError`` that still escapes a command ends it with one line and
-exit status 1.
+exit status 1; Ctrl-C that no command handles itself (while players are built, in a watched
+game) with one line and exit status 130.
 """
 
 from __future__ import annotations
@@ -79,9 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     ``--help`` and ``--version`` exit through ``SystemExit(0)`` as argparse does.
     """
-    parser = build_parser()
     command = "skat"
     try:
+        parser = build_parser()
         args = parser.parse_args(argv)
         command = _command(args)
         func: Callable[[argparse.Namespace, Console], int] | None = getattr(args, "func", None)
@@ -102,3 +103,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SkatError, OSError) as e:
         print(f"{command}: error: {_one_line(str(e)) or type(e).__name__}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"{command}: interrupted", file=sys.stderr)
+        return 130

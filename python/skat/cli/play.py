@@ -2,7 +2,8 @@
 
 Game ``i`` of a list with seed ``S`` is ``Deal.random(deal_seed(S, i))``; ``--watch`` plays
 game 1 of that list, the deal ``skat deal --seed S`` shows. Every option, player specs
-included, is checked before the first card is dealt or the server listens.
+included, is checked before the first card is dealt or the server listens, and so is that the
+console can show the suit symbols (one line and exit status 1 in an ASCII or Latin-1 locale).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from skat import defaults
 from skat.cli import checks
 from skat.cli.checks import OptionError
 from skat.cli.deal import first_deal
-from skat.display import SEAT_NAMES, hand_markup, result_line
-from skat.ui.common import contract_name
+from skat.display import SEAT_NAMES, SUIT_SYMBOLS, hand_markup, result_line
+from skat.ui.common import UiError, contract_name
 from skat.ui.words import LANGS
 
 SEATS = {"forehand": 0, "middlehand": 1, "rearhand": 2, "0": 0, "1": 1, "2": 2}
@@ -56,7 +57,20 @@ def _opponents(args: argparse.Namespace) -> list[str]:
     return checks.split_specs(args.opponents)
 
 
+def _check_console(console: Console) -> None:
+    """Raises :class:`UiError` when the console's encoding (an ASCII or Latin-1 locale) cannot
+    show the suit symbols of the cards, before anything is dealt."""
+    try:
+        "".join(SUIT_SYMBOLS.values()).encode(console.encoding)
+    except (UnicodeEncodeError, LookupError):
+        raise UiError(
+            f"the terminal's encoding {console.encoding} cannot show the suit symbols of the"
+            " cards; use a UTF-8 locale (LANG=C.UTF-8) or PYTHONIOENCODING=utf-8"
+        ) from None
+
+
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    _check_console(console)
     if not args.watch:
         return _play_interactive(args, console)
     from skat._core import Action, Game

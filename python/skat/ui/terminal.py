@@ -11,6 +11,10 @@ Words understood at every prompt: ``hint`` (or ``?``), ``sheet``, ``table``, ``h
 declarer claims the rest) and ``concede`` (a defender gives the rest up; the declarer
 resigns), the last two accepted only when certain (:mod:`skat.ui.claims`). After a game: Enter
 for the next game, ``a`` for the analysis, ``save [FILE]`` for the ISS records of the list.
+
+Input is read a line at a time from standard input, a terminal or a pipe alike. ``quit`` and the
+end of input (Ctrl-D, a closed standard input) stop with exit status 0, Ctrl-C with 130, at any
+prompt and while an AI thinks, in one line and without a traceback.
 """
 
 from __future__ import annotations
@@ -56,7 +60,8 @@ class TerminalGame:
     """Draws a :class:`Session` on a rich console and reads the person's moves.
 
     ``read(prompt)`` returns one line of input (``EOFError`` ends the session); the default
-    reads the console. ``lang``: ``en`` or ``de`` (:mod:`skat.ui.terminal_words`).
+    shows the prompt on the console and reads standard input. ``lang``: ``en`` or ``de``
+    (:mod:`skat.ui.terminal_words`).
     """
 
     def __init__(
@@ -76,11 +81,19 @@ class TerminalGame:
         self._shown_notes = 0
 
     def _console_read(self, prompt: str) -> str:
+        # stdin.readline, not input(): on a terminal input() drops a line that starts with a
+        # NUL byte (Ctrl-Space) without a word and reads on; without stdin it raises
+        stdin = sys.stdin
+        if stdin is None:  # standard input closed (``skat play <&-``): nothing can be typed
+            raise EOFError
         _lenient_stdin()
         try:
-            return self.console.input(prompt)
+            line = self.console.input(prompt, stream=stdin)
         except UnicodeDecodeError:  # bytes that are no text in the terminal's encoding
             return "\ufffd"
+        if not line:
+            raise EOFError
+        return line.removesuffix("\n")
 
     # ----- output ------------------------------------------------------------------------
 
