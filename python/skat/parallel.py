@@ -11,9 +11,11 @@ that uses more than one process goes through these two.
   Rust core's threads do not survive a fork), or the calling process itself for one worker.
   The processes share the cores: their players search with ``cores // workers`` solver
   threads (``SKAT_THREADS``) unless the environment or the initializer sets another count.
-  The workers ignore SIGINT, so Ctrl-C reaches only the caller, and exit by themselves when
-  the caller is gone (killed, say), within about a second. A pool whose worker dies (out of
-  memory, killed) is started again and the tasks it had not finished run again.
+  The workers start with SIGINT blocked and then ignore it, so Ctrl-C (which a terminal sends
+  to the whole process group, workers still starting up included) reaches only the caller;
+  they exit by themselves when the caller is gone (killed, say), within about a second. A
+  pool whose worker dies (out of memory, killed) is started again and the tasks it had not
+  finished run again.
 - **On Ray** (``ray="auto"`` to join the cluster this machine belongs to, ``"ray://HOST:10001"``
   for a remote one, ``"local"`` to start a private instance on this machine): each task is a
   Ray task of one CPU, at most ``workers`` in flight (default: every CPU of the cluster), and
@@ -31,6 +33,7 @@ model, say); on Ray once per worker process and distinct ``(initializer, initarg
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import multiprocessing
 import os
@@ -145,6 +148,16 @@ def map_tasks(
             next_chunk += 1
 
 
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Blocks SIGINT in this thread (a Ctrl-C meanwhile arrives when the block ends)."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _run_pool(
     fn: Callable[[T], R],
     tasks: Sequence[T],
@@ -165,7 +178,10 @@ def _run_pool(
             initargs=(threads_per_worker(size), initializer, initargs),
         )
         try:
-            futures: dict[Future[R], int] = {pool.submit(fn, tasks[i]): i for i in sorted(pending)}
+            with _sigint_blocked():  # the workers are spawned here and inherit the mask
+                futures: dict[Future[R], int] = {
+                    pool.submit(fn, tasks[i]): i for i in sorted(pending)
+                }
             waiting = set(futures)
             while waiting and not broken:
                 done, waiting = wait(waiting, return_when=FIRST_COMPLETED)

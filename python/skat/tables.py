@@ -14,6 +14,9 @@ null tables of the directory, which more than halves the time per row; the suit 
 ones do not: at 3 cards per hand a lookup costs more time than the search it replaces.) A finished
 table is written under a temporary name and renamed, so a directory never holds a
 half-written table; :func:`unfinished` lists the builds that stopped and how far they got.
+A kept shard must hold the rows its number stands for at the build's shard size (another
+``shard_rows`` is refused before anything is built; a damaged shard is built again), and the
+shards of a table that is already there (a build stopped after the rename) are removed.
 
 >>> import tempfile
 >>> d = tempfile.mkdtemp()
@@ -51,6 +54,7 @@ __all__ = [
     "TablesError",
     "build",
     "check",
+    "check_parts",
     "check_sizes",
     "complete_sizes",
     "default_dir",
@@ -166,6 +170,7 @@ def build(
     check_sizes(classes, cards)
     if shard_rows is not None and shard_rows < 1:
         raise TablesError(f"shard rows must be at least 1, got {shard_rows}")
+    check_parts(out, cards, classes, shard_rows)
     os.makedirs(out, exist_ok=True)
     done: list[dict[str, Any]] = []
     for k in range(MIN_CARDS, cards + 1):
@@ -176,13 +181,59 @@ def build(
                     raise TablesError(
                         f"{final} is not a complete {cls}-{k} table: remove it to build it again"
                     )
+                _remove_parts(out, os.path.join(out, "parts", f"{cls}-{k}"))  # left by a kill
                 continue
             method = (prune, walk, half)
-            per = shard_rows or (
-                defaults.TABLES_NULL_SHARD_ROWS if cls == "null" else defaults.TABLES_SHARD_ROWS
-            )
+            per = _shard_rows(cls, shard_rows)
             done.append(_build_table(out, cls, k, workers, ray, per, method, progress))
     return done
+
+
+def _shard_rows(cls: str, shard_rows: int | None) -> int:
+    return shard_rows or (
+        defaults.TABLES_NULL_SHARD_ROWS if cls == "null" else defaults.TABLES_SHARD_ROWS
+    )
+
+
+def check_parts(out: str, cards: int, classes: Sequence[str], shard_rows: int | None) -> None:
+    """Raises :class:`TablesError` if :func:`build` with these arguments would resume a table
+    from shards kept under ``out/parts`` that were cut with another ``shard_rows``."""
+    for k in range(MIN_CARDS, cards + 1):
+        for cls in classes:
+            parts_dir = os.path.join(out, "parts", f"{cls}-{k}")
+            if os.path.isdir(parts_dir) and not os.path.exists(_file(out, cls, k)):
+                per = _shard_rows(cls, shard_rows)
+                _todo(parts_dir, _bounds(lookup_row_count(cls, k), per), per)
+
+
+def _bounds(n: int, shard_rows: int) -> list[tuple[int, int]]:
+    return [(s, min(n, s + shard_rows)) for s in range(0, n, shard_rows)]
+
+
+def _todo(parts_dir: str, bounds: list[tuple[int, int]], shard_rows: int) -> list[int]:
+    """The shards of ``bounds`` not kept in ``parts_dir`` (or kept damaged: built again). A
+    :class:`TablesError` if a kept shard holds other rows than its number stands for."""
+    names = {f"{i:06d}.part": i for i in range(len(bounds))}
+    kept = {f for f in os.listdir(parts_dir) if f.endswith(".part")}
+    todo = []
+    for f in sorted(kept | names.keys()):
+        if f not in kept:
+            todo.append(names[f])
+            continue
+        try:
+            h = lookup_file_header(os.path.join(parts_dir, f))
+        except TablesError:
+            if f not in names:
+                raise
+            todo.append(names[f])  # damaged (cut short, say): built again
+            continue
+        if f not in names or (h["first"], h["first"] + h["rows"]) != bounds[names[f]]:
+            raise TablesError(
+                f"{parts_dir}/{f} holds {h['rows']} rows from row {h['first']}, not a shard of"
+                f" {shard_rows} rows: resume with the --shard-rows the build started with, or"
+                f" remove {parts_dir}"
+            )
+    return todo
 
 
 def _build_table(
@@ -237,9 +288,9 @@ def _sharded(
     (over the shards run now)."""
     parts_dir = os.path.join(out, "parts", label)
     os.makedirs(parts_dir, exist_ok=True)
-    bounds = [(s, min(n, s + shard_rows)) for s in range(0, n, shard_rows)]
+    bounds = _bounds(n, shard_rows)
     paths = [os.path.join(parts_dir, f"{i:06d}.part") for i in range(len(bounds))]
-    todo = [i for i, p in enumerate(paths) if not os.path.exists(p)]
+    todo = _todo(parts_dir, bounds, shard_rows)
     rows_done = n - sum(bounds[i][1] - bounds[i][0] for i in todo)
     totals: dict[str, int] = {}
     if progress:
@@ -262,12 +313,19 @@ def _merge(out: str, parts_dir: str, paths: list[str], final: str) -> tuple[int,
     removes them; returns the rows and entries."""
     rows, entries = lookup_merge(paths, final + ".tmp")
     os.replace(final + ".tmp", final)
-    for p in paths:
-        os.remove(p)
+    _remove_parts(out, parts_dir)
+    return rows, entries
+
+
+def _remove_parts(out: str, parts_dir: str) -> None:
+    """Removes the shards of a finished table (if any are left) and their directories."""
+    if not os.path.isdir(parts_dir):
+        return
+    for f in os.listdir(parts_dir):
+        os.remove(os.path.join(parts_dir, f))
     os.rmdir(parts_dir)
     if not os.listdir(os.path.join(out, "parts")):
         os.rmdir(os.path.join(out, "parts"))
-    return rows, entries
 
 
 def halve(

@@ -238,8 +238,11 @@ def _finished_deals(
     variants: str,
 ) -> dict[int, DealOutcome]:
     """The deals among ``tasks`` whose games are all in the record file already, each game
-    played with the table ``variants``."""
-    expected = {t.index: (t.candidate, Deal.random(t.deal_seed), _seatings(t)) for t in tasks}
+    played with the table ``variants`` (and, cardplay, after the task's auction)."""
+    expected = {
+        t.index: (t.candidate, Deal.random(t.deal_seed), _seatings(t), t.prefix or ())
+        for t in tasks
+    }
     return read_finished(records, seed, deals, labels, expected, variants)
 
 

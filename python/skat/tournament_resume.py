@@ -11,7 +11,8 @@ Invariants:
 
 - every record must belong to the tournament being resumed: the same seed, a deal index below
   the number of deals, the table variants, each deal's seatings in the order of that mode, the
-  players' labels in the seating's seats, and the cards of that deal; anything else is a
+  players' labels in the seating's seats, the cards of that deal and (cardplay) the auction,
+  skat and declaration that the tournament's bidder chose for it; anything else is a
   :class:`ResumeError` and nothing is played or written (the file is never overwritten with
   another tournament's games);
 - a deal counts as finished only when all its seatings are present, in order, each with a
@@ -161,15 +162,17 @@ def read_finished(
     seed: int,
     deals: int,
     labels: tuple[str, str],
-    expected: Mapping[int, tuple[int, Deal, Sequence[str]]],
+    expected: Mapping[int, tuple[int, Deal, Sequence[str], Sequence[str]]],
     variants: str | None = None,
 ) -> dict[int, DealOutcome]:
     """The finished deals of the tournament's record file ``path``, by deal index.
 
     ``expected`` gives, for every deal index the tournament plays, its candidate number, its
-    cards and its seatings in order; given ``variants``, every game must have these table
-    variants (:func:`games_by_deal`). A file that does not exist has no finished deals.
-    Raises :class:`ResumeError` if a record is not one of this tournament's games.
+    cards, its seatings in order and the ISS tokens every game of it starts with (cardplay:
+    the bidder's auction, skat and declaration; none in full mode); given ``variants``, every
+    game must have these table variants (:func:`games_by_deal`). A file that does not exist
+    has no finished deals. Raises :class:`ResumeError` if a record is not one of this
+    tournament's games.
     """
     name = os.fspath(path)
     finished: dict[int, DealOutcome] = {}
@@ -177,10 +180,13 @@ def read_finished(
     for index, games in sorted(found.items()):
         if index not in expected:
             raise ResumeError(f"{name}: deal {index} is not one of this tournament's deals")
-        candidate, deal, seatings = expected[index]
+        candidate, deal, seatings, prefix = expected[index]
         for seating, _, game in games:
             if seating not in seatings:
-                raise ResumeError(f"{name}: deal {index} has no seating {seating!r} in this mode")
+                raise ResumeError(
+                    f"{name}: deal {index} has no seating {seating!r} in this mode"
+                    " (was the file written with another --mode or --bidder?)"
+                )
             if game.deal != deal:
                 raise ResumeError(f"{name}: deal {index} has other cards than this tournament's")
         played = [s for s, _, _ in games]
@@ -188,6 +194,11 @@ def read_finished(
             raise ResumeError(
                 f"{name}: deal {index} was played in the seatings {' '.join(played)}, not"
                 f" {' '.join(seatings)} (was the file written with another --mode?)"
+            )
+        if any([str(a) for _, a in g.history[: len(prefix)]] != list(prefix) for *_, g in games):
+            raise ResumeError(
+                f"{name}: deal {index} was bid or declared otherwise than by this"
+                " tournament's bidder (was the file written with another --bidder?)"
             )
         if len(played) != len(seatings):
             continue

@@ -229,7 +229,7 @@ def cmd_tables_check(args: argparse.Namespace, console: Console) -> int:
 
 
 def _check_build(args: argparse.Namespace) -> None:
-    from skat.tables import TablesError, check_sizes
+    from skat.tables import TablesError, check_parts, check_sizes
 
     if args.estimate is None and args.out is None:
         raise OptionError("--out", "a tables directory is required (unless --estimate)")
@@ -239,6 +239,11 @@ def _check_build(args: argparse.Namespace) -> None:
         check_sizes(args.classes, args.cards)
     except TablesError as e:
         raise OptionError("--cards", str(e)) from None
+    if args.estimate is None:
+        try:
+            check_parts(args.out, args.cards, args.classes, args.shard_rows)
+        except TablesError as e:
+            raise OptionError("--shard-rows", str(e)) from None
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -66,6 +66,7 @@ def _fmt(value: float | None, spec: str = "+.1f") -> str:
 
 def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
     from skat.tournament import run, write_json
+    from skat.tournament_resume import ResumeError
 
     seed = checks.draw_seed(args.seed, console)
     with progress_bar(console) as progress:
@@ -75,20 +76,23 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
         def on_progress(done: int, total: int) -> None:
             progress.update(task, description="tournament", completed=done, total=total)
 
-        result = run(
-            args.a,
-            args.b,
-            mode=args.mode,
-            deals=args.deals,
-            seed=seed,
-            workers=args.workers,
-            bidder=_bidder(args),
-            records=args.records,
-            progress=on_progress,
-            ray=args.ray,
-            variants=args.variants,
-            resume=args.resume,
-        )
+        try:
+            result = run(
+                args.a,
+                args.b,
+                mode=args.mode,
+                deals=args.deals,
+                seed=seed,
+                workers=args.workers,
+                bidder=_bidder(args),
+                records=args.records,
+                progress=on_progress,
+                ray=args.ray,
+                variants=args.variants,
+                resume=args.resume,
+            )
+        except ResumeError as e:  # found once the deals are chosen (cardplay: another --bidder)
+            raise checks.OptionError("--resume", str(e)) from e
     paired = result.paired_difference
     resumed = f", {result.resumed_deals} deals resumed" if result.resumed_deals else ""
     where = "1 process" if result.mode == "clones" else checks.workers_text(args)

@@ -17,10 +17,11 @@ from rich.console import Console
 from rich.table import Table
 
 from skat import defaults
-from skat._core import SkatError
+from skat._core import Deal, Game, SkatError
 from skat.cli import checks, train_estimators, train_selfplay
 from skat.cli.checks import OptionError
 from skat.display import progress_bar, progress_task, save_outputs
+from skat.seeds import derive_seed
 
 BIDDING_HELP = """\
 Learn the 10+2 bidding evaluation from played games.
@@ -29,8 +30,9 @@ Generates training games (--games N): for each deal a declarer and a contract ar
 (strongest-looking or random, so that losing contracts are seen too; with --guide MODEL the
 contract is drawn around win probability 0.65 by that model), the auction is settled at 18 and
 three pimc players (--worlds) play the cards. The records are appended to --records FILE
-(resumable: games already there are skipped). Then fits the tables and weights to those games,
-any --data record files and any --iss human record files, keeping a seeded share
+(resumable: the games already there, training games 0, 1, ... of --seed, are skipped; a last
+record cut off in the middle of its line is dropped). Then fits the tables and weights to
+those games, any --data record files and any --iss human record files, keeping a seeded share
 (--held-out) aside, written to --held-out-records for 'skat report bidding'.
 """
 
@@ -44,16 +46,30 @@ inference reads. The result is the same for any --workers.
 """
 
 
-def _count_lines(path: str) -> int:
+def _kept_games(path: str) -> int:
+    """The records of ``path`` (checked by :func:`_check_appendable_records`), after dropping
+    a last record cut off in the middle of its line (as a killed or disk-full run leaves it)
+    or ending a whole last one with its newline, so that the next game starts its own line."""
     if not os.path.exists(path):
         return 0
+    with open(path, "rb+") as f:
+        data = f.read()
+        cut = data.rfind(b"\n") + 1
+        if cut < len(data):
+            try:
+                Game.from_iss(data[cut:].decode("utf-8").strip())
+                f.write(b"\n")
+            except (SkatError, UnicodeDecodeError):
+                f.truncate(cut)
     with open(path, encoding="utf-8") as f:
-        return sum(1 for line in f if line.strip())
+        return sum(1 for line in f if line.strip() and not line.lstrip().startswith("#"))
 
 
-def _check_appendable_records(path: str) -> None:
+def _check_appendable_records(path: str, seed: int) -> None:
     """Raises :class:`OptionError` for ``--records`` if ``path`` exists but is no plain ISS
-    record file that generated games can be appended to (gzip, not UTF-8, other lines)."""
+    record file that generated games can be appended to (gzip, not UTF-8, other lines), or its
+    records are not training games 0, 1, ... of ``seed`` (another --seed, a game lost). A last
+    record cut off in the middle of its line is allowed (:func:`_kept_games` drops it)."""
     if not os.path.exists(path):
         return
     with open(path, "rb") as f:
@@ -61,15 +77,31 @@ def _check_appendable_records(path: str) -> None:
             raise OptionError("--records", f"{path} is gzip-compressed: games are appended as text")
     try:
         with open(path, encoding="utf-8") as f:
-            for number, line in enumerate(f, start=1):
-                text = line.strip()
-                if text and not text.startswith(("(;", "#")):
-                    raise OptionError(
-                        "--records",
-                        f"{path}:{number}: not an ISS record line (one (;GM[Skat]...;))",
-                    )
+            lines = f.read().split("\n")
     except UnicodeDecodeError as e:
         raise OptionError("--records", f"{path} is no ISS record file (not UTF-8 text)") from e
+    index = 0
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            game = Game.from_iss(text) if text.startswith("(;") else None
+        except SkatError:
+            game = None
+        if game is None and number == len(lines):
+            break  # the last line, with no newline after it: cut off
+        if game is None:
+            raise OptionError(
+                "--records", f"{path}:{number}: not an ISS record line (one (;GM[Skat]...;))"
+            )
+        if game.deal != Deal.random(derive_seed(seed, index)):
+            raise OptionError(
+                "--records",
+                f"{path}:{number}: not training game {index} of seed {seed} (written with"
+                " another --seed, or a game was lost or repeated); use another file",
+            )
+        index += 1
 
 
 def check_bidding(args: argparse.Namespace) -> None:
@@ -82,7 +114,7 @@ def check_bidding(args: argparse.Namespace) -> None:
     if args.guide:
         checks.check_model("--guide", args.guide)
     if args.games:
-        _check_appendable_records(args.records)
+        _check_appendable_records(args.records, args.seed)
 
 
 def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
@@ -93,7 +125,7 @@ def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
 
     files: list[str] = list(args.data or [])
     if args.games:
-        have = _count_lines(args.records)
+        have = _kept_games(args.records)
         todo = max(0, args.games - have)
         console.print(
             f"training games: {have} in {args.records}, generating {todo} more"
