@@ -45,6 +45,14 @@ pub fn memory_limit() -> Option<usize> {
         {
             return Some(bytes);
         }
+    }
+    total_memory()
+}
+
+/// The machine's physical memory plus swap in bytes, where the platform reports it.
+fn total_memory() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
         // SAFETY: `sysinfo` only writes the struct it is given (all-zero is a valid value).
         let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
         // SAFETY: `info` is a valid, writable `sysinfo` struct.
@@ -197,14 +205,9 @@ mod tests {
         #[cfg(target_os = "linux")]
         {
             // on Linux the limit is at most the machine's physical memory plus swap
-            // SAFETY: as in `memory_limit`.
-            let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
-            // SAFETY: as in `memory_limit`.
-            assert_eq!(unsafe { libc::sysinfo(&mut info) }, 0);
-            let total =
-                (info.totalram as u128 + info.totalswap as u128) * info.mem_unit.max(1) as u128;
+            let total = total_memory().expect("Linux reports its memory");
             let limit = memory_limit().expect("Linux reports its memory");
-            assert!(limit as u128 <= total, "{limit} > {total}");
+            assert!(limit <= total, "{limit} > {total}");
         }
     }
 
