@@ -384,11 +384,42 @@ impl ClassTable {
     }
 
     pub fn from_bytes(b: &[u8]) -> Result<ClassTable, String> {
+        if b.len() >= 5 && &b[..4] == MAGIC && b[4] == DENSE_VERSION {
+            return DenseNull::from_bytes(b).map(ClassTable::from_dense);
+        }
+        let f = KeyedFile::parse(b)?;
+        let rows = (0..f.rows)
+            .map(|i| {
+                let (a, z) = (f.offset(i) as usize, f.offset(i + 1) as usize);
+                (
+                    f.key(i),
+                    (a..z).map(|e| (f.valuation(e), f.values[e])).collect(),
+                )
+            })
+            .collect();
+        Ok(ClassTable::from_rows(f.class, f.k, rows))
+    }
+}
+
+/// A keyed (version 1 or 2) table file or shard in memory, checked, read in place.
+pub(super) struct KeyedFile<'a> {
+    pub class: u8,
+    pub k: u8,
+    pub rows: usize,
+    pub entries: usize,
+    keys: &'a [u8],
+    offsets: &'a [u8],
+    valuations: &'a [u8],
+    /// One byte per entry: the value, with [`LOW_HALF`] on every entry of a low half row.
+    pub values: &'a [u8],
+}
+
+impl<'a> KeyedFile<'a> {
+    /// Checks the magic, version, class, size, checksum, sorted keys, offsets and half-row
+    /// flags of a whole keyed file without copying it.
+    pub fn parse(b: &'a [u8]) -> Result<KeyedFile<'a>, String> {
         if b.len() < 32 || &b[..4] != MAGIC {
             return Err("not a lookup table (bad magic)".into());
-        }
-        if b[4] == DENSE_VERSION {
-            return DenseNull::from_bytes(b).map(ClassTable::from_dense);
         }
         if b[4] != VERSION && b[4] != 1 {
             return Err(format!("unsupported lookup table version {}", b[4]));
@@ -412,54 +443,51 @@ impl ClassTable {
         if need != body {
             return Err(format!("size mismatch: {body} bytes, header says {need}"));
         }
-        let mut o = 24;
-        let keys: Vec<u64> = b[o..o + 8 * nrows]
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-            .collect();
-        o += 8 * nrows;
-        let words = |o: usize, n: usize| -> Vec<u32> {
-            b[o..o + 4 * n]
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-                .collect()
+        let (keys, rest) = b[24..body].split_at(8 * nrows);
+        let (offsets, rest) = rest.split_at(4 * (nrows + 1));
+        let (valuations, values) = rest.split_at(4 * n);
+        let f = KeyedFile {
+            class,
+            k,
+            rows: nrows,
+            entries: n,
+            keys,
+            offsets,
+            valuations,
+            values,
         };
-        let offs = words(o, nrows + 1);
-        o += 4 * (nrows + 1);
-        let vals = words(o, n);
-        o += 4 * n;
-        let values = &b[o..o + n];
-        if keys.windows(2).any(|w| w[0] >= w[1])
-            || offs[0] != 0
-            || offs.windows(2).any(|w| w[0] > w[1])
-            || offs[nrows] as usize != n
-            || keys.iter().any(|&key| key & 0xC != (class as u64) << 2)
+        if (1..nrows).any(|i| f.key(i - 1) >= f.key(i))
+            || f.offset(0) != 0
+            || (1..=nrows).any(|i| f.offset(i - 1) > f.offset(i))
+            || f.offset(nrows) as usize != n
+            || (0..nrows).any(|i| f.key(i) & 0xC != (class as u64) << 2)
         {
             return Err("inconsistent rows (unsorted keys, offsets or another class)".into());
         }
         // a row is a low half with every entry flagged, or a full row with none
-        let flagged = |a: usize, z: usize| values[a..z].iter().filter(|&&v| v & LOW_HALF != 0);
         if (0..nrows).any(|i| {
-            let (a, z) = (offs[i] as usize, offs[i + 1] as usize);
-            let f = flagged(a, z).count();
-            f != 0 && (f != z - a || class == 2 || b[4] == 1)
+            let row = &values[f.offset(i) as usize..f.offset(i + 1) as usize];
+            let flagged = row.iter().filter(|&&v| v & LOW_HALF != 0).count();
+            flagged != 0 && (flagged != row.len() || class == 2 || b[4] == 1)
         }) {
             return Err("a row with some but not all entries flagged as a half row".into());
         }
-        let rows = (0..nrows)
-            .map(|i| {
-                let (a, z) = (offs[i] as usize, offs[i + 1] as usize);
-                (
-                    keys[i],
-                    vals[a..z]
-                        .iter()
-                        .copied()
-                        .zip(values[a..z].iter().copied())
-                        .collect(),
-                )
-            })
-            .collect();
-        Ok(ClassTable::from_rows(class, k, rows))
+        Ok(f)
+    }
+
+    /// The key of row `i`.
+    pub fn key(&self, i: usize) -> u64 {
+        u64::from_le_bytes(self.keys[8 * i..8 * i + 8].try_into().unwrap())
+    }
+
+    /// Where row `i`'s entries start (`offset(rows)` is the entry count).
+    pub fn offset(&self, i: usize) -> u32 {
+        u32::from_le_bytes(self.offsets[4 * i..4 * i + 4].try_into().unwrap())
+    }
+
+    /// The valuation of entry `e`.
+    pub fn valuation(&self, e: usize) -> u32 {
+        u32::from_le_bytes(self.valuations[4 * e..4 * e + 4].try_into().unwrap())
     }
 }
 
@@ -506,19 +534,14 @@ impl ClassTable {
 }
 
 /// Joins shard files of one class and size into the table file `out`; returns its rows and
-/// entries. Dense null shards are joined one at a time, keyed ones in memory.
+/// entries. Dense null shards are joined one at a time, keyed ones by key
+/// ([`super::lookup_merge`]).
 pub fn merge_files(parts: &[PathBuf], out: &Path) -> Result<(usize, usize), String> {
     if parts.first().is_some_and(|p| is_dense_file(p)) {
         let rows = DenseNull::merge_files(parts, out)? as usize;
         return Ok((rows, rows));
     }
-    let tables = parts
-        .iter()
-        .map(|p| ClassTable::read_file(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let t = ClassTable::merge(tables)?;
-    std::fs::write(out, t.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
-    Ok((t.rows(), t.entries()))
+    super::lookup_merge::merge_keyed_files(parts, out)
 }
 
 /// Whether a file starts like a dense null table (version 3).

@@ -59,6 +59,7 @@ pub mod lookup_bench;
 pub mod lookup_build;
 pub mod lookup_dense;
 pub mod lookup_half;
+pub mod lookup_merge;
 pub mod lookup_summary;
 #[cfg(test)]
 mod lookup_tests;
