@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import skat
 from skat import tables
 from skat._core import lookup_merge
 from skat.cli import main
@@ -119,6 +120,36 @@ def test_tables_build_builds_a_damaged_shard_again(
     assert snapshot(out) == {"null-3.skt": null3}
 
 
+def test_tables_build_refuses_shards_built_by_another_method(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Resumed with another --prune, --no-walk or --no-half, a suit or grand build mixed rows of
+    both methods into one table without a word: refused before anything is built."""
+    out = tmp_path / "t"
+    write = tables._write_atomic
+
+    def write_then_stop(path: str, data: bytes) -> None:
+        write(path, data)
+        if path.endswith(".part"):
+            raise KeyboardInterrupt
+
+    with monkeypatch.context() as m, pytest.raises(KeyboardInterrupt):
+        m.setattr(tables, "_write_atomic", write_then_stop)
+        tables.build(str(out), 3, ("grand",), workers=1, shard_rows=300, prune=True)
+    before = snapshot(out)
+    assert len([f for f in before if f.endswith(".part")]) == 1
+    build = ["tables", "build", "--cards", "3", "--classes", "grand", "--workers", "1"]
+    for other in ([], ["--prune", "--no-half"], ["--prune", "--no-walk"]):
+        assert main([*build, "--out", str(out), "--shard-rows", "300", *other]) == 2
+        one_error_line(capsys.readouterr().err, "was started with --prune, not")
+        assert snapshot(out) == before
+    with pytest.raises(tables.TablesError, match="started with --prune"):
+        tables.build(str(out), 3, ("grand",), workers=1, shard_rows=300)
+    assert snapshot(out) == before
+    tables.check_method(str(out), 3, ("grand",), (True, True, True))  # the same: resumes
+    tables.check_method(str(out), 3, ("null",), (False, False, False))  # another table
+
+
 # ----- skat tournament --resume -----------------------------------------------------------
 
 
@@ -151,9 +182,9 @@ def contracts() -> list[str]:
     return [line + "\n" for line in generate(4, 1, worlds=1, workers=1)]
 
 
-def train(records: Path, seed: int = 1) -> int:
+def train(records: Path, seed: int = 1, *more: str) -> int:
     out = str(records.with_suffix(".npz"))
-    argv = ["--records", str(records), "--seed", str(seed), "--out", out]
+    argv = ["--records", str(records), "--seed", str(seed), "--out", out, *more]
     return main(["train", "bidding", "--games", "4", "--worlds", "1", "--workers", "1", *argv])
 
 
@@ -180,6 +211,27 @@ def test_train_bidding_refuses_records_of_another_seed(
     assert train(records, seed=2) == 2
     one_error_line(capsys.readouterr().err, "--records")
     assert records.read_text() == "".join(contracts[:2])
+
+
+def test_train_bidding_refuses_a_resume_with_other_worlds_or_guide(
+    tmp_path: Path, contracts: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Games played with 1 world were continued with 2 (or chosen by a --guide model) in the
+    same file without a word: the file's header keeps the options, a resume must repeat them."""
+    records = tmp_path / "r.iss"
+    train(records)
+    header = "# skat train bidding games: seed 1, worlds 1, guide none\n"
+    assert records.read_text() == header + "".join(contracts)
+    records.write_text(header + "".join(contracts[:2]))  # as a kill after two games left it
+    kept = records.read_bytes()
+    guide = str(Path(skat.__file__).parent / "data" / "bidding.npz")
+    capsys.readouterr()
+    for option, more in (("--worlds", ["--worlds", "2"]), ("--guide", ["--guide", guide])):
+        assert train(records, 1, *more) == 2
+        one_error_line(capsys.readouterr().err, option)
+        assert records.read_bytes() == kept
+    train(records)
+    assert records.read_text() == header + "".join(contracts)
 
 
 # ----- Ctrl-C while parallel workers start ------------------------------------------------

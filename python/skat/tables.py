@@ -28,6 +28,7 @@ shards of a table that is already there (a build stopped after the rename) are r
 from __future__ import annotations
 
 import functools
+import json
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -54,6 +55,7 @@ __all__ = [
     "TablesError",
     "build",
     "check",
+    "check_method",
     "check_parts",
     "check_sizes",
     "complete_sizes",
@@ -74,6 +76,9 @@ numbered, never listed; null-7 holds 16,197,263,712 rows in 8.1 GB), suit and gr
 MAX_LISTED_CARDS = 5
 """Largest hand size of suit and grand tables: the builder lists their rows in memory, 24
 bytes each, and 6-card ones would take tens of GB."""
+METHOD_FILE = "method.json"
+"""Kept beside the shards of an unfinished suit or grand build: the ``prune``, ``walk`` and
+``half`` it was started with (a resume with others is refused)."""
 
 
 def default_dir() -> str | None:
@@ -171,6 +176,7 @@ def build(
     if shard_rows is not None and shard_rows < 1:
         raise TablesError(f"shard rows must be at least 1, got {shard_rows}")
     check_parts(out, cards, classes, shard_rows)
+    check_method(out, cards, classes, (prune, walk, half))
     os.makedirs(out, exist_ok=True)
     done: list[dict[str, Any]] = []
     for k in range(MIN_CARDS, cards + 1):
@@ -198,12 +204,51 @@ def _shard_rows(cls: str, shard_rows: int | None) -> int:
 def check_parts(out: str, cards: int, classes: Sequence[str], shard_rows: int | None) -> None:
     """Raises :class:`TablesError` if :func:`build` with these arguments would resume a table
     from shards kept under ``out/parts`` that were cut with another ``shard_rows``."""
+    for cls, k, parts_dir in _resumed(out, cards, classes):
+        per = _shard_rows(cls, shard_rows)
+        _todo(parts_dir, _bounds(lookup_row_count(cls, k), per), per)
+
+
+def check_method(
+    out: str, cards: int, classes: Sequence[str], method: tuple[bool, bool, bool]
+) -> None:
+    """Raises :class:`TablesError` if :func:`build` would resume a suit or grand table from
+    shards kept under ``out/parts`` that were built with another ``method`` (``prune``,
+    ``walk``, ``half``): the values would be the same, the rows' tentpoles a mix. Shards
+    without a :data:`METHOD_FILE` are taken as they are."""
+    for cls, _, parts_dir in _resumed(out, cards, classes):
+        path = os.path.join(parts_dir, METHOD_FILE)
+        if cls == "null" or not os.path.exists(path):
+            continue
+        try:
+            with open(path, encoding="utf-8") as f:
+                kept = json.load(f)
+            started = (bool(kept["prune"]), bool(kept["walk"]), bool(kept["half"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            raise TablesError(f"{path} is damaged: remove {parts_dir} to start again") from None
+        if started != method:
+            raise TablesError(
+                f"{parts_dir} was started with {_method_flags(started)}, not"
+                f" {_method_flags(method)}: resume with the options the build started with,"
+                f" or remove {parts_dir}"
+            )
+
+
+def _resumed(out: str, cards: int, classes: Sequence[str]) -> list[tuple[str, int, str]]:
+    """The tables :func:`build` would resume from kept shards: class, cards, shard directory."""
+    found = []
     for k in range(MIN_CARDS, cards + 1):
         for cls in classes:
             parts_dir = os.path.join(out, "parts", f"{cls}-{k}")
             if os.path.isdir(parts_dir) and not os.path.exists(_file(out, cls, k)):
-                per = _shard_rows(cls, shard_rows)
-                _todo(parts_dir, _bounds(lookup_row_count(cls, k), per), per)
+                found.append((cls, k, parts_dir))
+    return found
+
+
+def _method_flags(method: tuple[bool, bool, bool]) -> str:
+    prune, walk, half = method
+    flags = ["--prune"] * prune + ["--no-walk"] * (not walk) + ["--no-half"] * (not half)
+    return " ".join(flags) or "none of --prune, --no-walk, --no-half"
 
 
 def _bounds(n: int, shard_rows: int) -> list[tuple[int, int]]:
@@ -249,6 +294,12 @@ def _build_table(
     start = time.time()
     # null searches read the finished smaller null tables (faster, the same values)
     smaller = out if cls == "null" and k > MIN_CARDS else None
+    parts_dir = os.path.join(out, "parts", f"{cls}-{k}")
+    if cls != "null" and not os.path.exists(os.path.join(parts_dir, METHOD_FILE)):
+        os.makedirs(parts_dir, exist_ok=True)
+        names = ("prune", "walk", "half")
+        text = json.dumps(dict(zip(names, method, strict=True))) + "\n"
+        _write_atomic(os.path.join(parts_dir, METHOD_FILE), text.encode())
     rows, entries, totals = _sharded(
         out,
         f"{cls}-{k}",

@@ -229,7 +229,7 @@ def cmd_tables_check(args: argparse.Namespace, console: Console) -> int:
 
 
 def _check_build(args: argparse.Namespace) -> None:
-    from skat.tables import TablesError, check_parts, check_sizes
+    from skat.tables import TablesError, check_method, check_parts, check_sizes
 
     if args.estimate is None and args.out is None:
         raise OptionError("--out", "a tables directory is required (unless --estimate)")
@@ -244,6 +244,11 @@ def _check_build(args: argparse.Namespace) -> None:
             check_parts(args.out, args.cards, args.classes, args.shard_rows)
         except TablesError as e:
             raise OptionError("--shard-rows", str(e)) from None
+        try:
+            method = (args.prune, not args.no_walk, not args.no_half)
+            check_method(args.out, args.cards, args.classes, method)
+        except TablesError as e:
+            raise OptionError("--prune/--no-walk/--no-half", str(e)) from None
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -9,6 +9,7 @@ Each kind is its own subcommand with its own options and help. The learning code
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import time
 from pathlib import Path
@@ -31,7 +32,9 @@ Generates training games (--games N): for each deal a declarer and a contract ar
 contract is drawn around win probability 0.65 by that model), the auction is settled at 18 and
 three pimc players (--worlds) play the cards. The records are appended to --records FILE
 (resumable: the games already there, training games 0, 1, ... of --seed, are skipped; a last
-record cut off in the middle of its line is dropped). Then fits the tables and weights to
+record cut off in the middle of its line is dropped; the file's first line, a # comment, keeps
+the --seed, --worlds and --guide it was started with, and a resume with others is refused).
+Then fits the tables and weights to
 those games, any --data record files and any --iss human record files, keeping a seeded share
 (--held-out) aside, written to --held-out-records for 'skat report bidding'.
 """
@@ -65,13 +68,51 @@ def _kept_games(path: str) -> int:
         return sum(1 for line in f if line.strip() and not line.lstrip().startswith("#"))
 
 
-def _check_appendable_records(path: str, seed: int) -> None:
+RECORDS_HEADER = "# skat train bidding games:"
+"""Starts the comment line that opens a --records file: the options its games were generated
+with (``seed S, worlds W, guide sha256:H|none``), which a resume must repeat."""
+
+
+def _generation(args: argparse.Namespace) -> dict[str, str]:
+    """The options that decide the generated games: --seed, --worlds and --guide (by the
+    first 16 hex digits of its file's SHA-256, so that a guide moved elsewhere still agrees)."""
+    guide = "none"
+    if args.guide:
+        with open(args.guide, "rb") as f:
+            guide = "sha256:" + hashlib.sha256(f.read()).hexdigest()[:16]
+    return {"seed": str(args.seed), "worlds": str(args.worlds), "guide": guide}
+
+
+def _header(generation: dict[str, str]) -> str:
+    return RECORDS_HEADER + " " + ", ".join(f"{k} {v}" for k, v in generation.items())
+
+
+def _check_header(path: str, number: int, line: str, generation: dict[str, str]) -> None:
+    """Raises :class:`OptionError` naming the first option ``line`` (a header) records
+    otherwise than ``generation``."""
+    fields = {}
+    for field in line.removeprefix(RECORDS_HEADER).split(","):
+        key, _, value = field.strip().partition(" ")
+        fields[key] = value.strip()
+    for key, value in generation.items():
+        if fields.get(key, value) != value:
+            raise OptionError(
+                f"--{key}",
+                f"{path}:{number} holds games generated with {key} {fields[key]}, not {value}:"
+                " resume with the options it was started with, or use another file",
+            )
+
+
+def _check_appendable_records(path: str, generation: dict[str, str]) -> None:
     """Raises :class:`OptionError` for ``--records`` if ``path`` exists but is no plain ISS
     record file that generated games can be appended to (gzip, not UTF-8, other lines), or its
-    records are not training games 0, 1, ... of ``seed`` (another --seed, a game lost). A last
-    record cut off in the middle of its line is allowed (:func:`_kept_games` drops it)."""
+    records are not training games 0, 1, ... of the seed (another --seed, a game lost), or its
+    header (:data:`RECORDS_HEADER`) records another --seed, --worlds or --guide (a file without
+    one is taken as it is). A last record cut off in the middle of its line is allowed
+    (:func:`_kept_games` drops it)."""
     if not os.path.exists(path):
         return
+    seed = int(generation["seed"])
     with open(path, "rb") as f:
         if f.read(2) == b"\x1f\x8b":
             raise OptionError("--records", f"{path} is gzip-compressed: games are appended as text")
@@ -83,6 +124,8 @@ def _check_appendable_records(path: str, seed: int) -> None:
     index = 0
     for number, line in enumerate(lines, start=1):
         text = line.strip()
+        if text.startswith(RECORDS_HEADER):
+            _check_header(path, number, text, generation)
         if not text or text.startswith("#"):
             continue
         try:
@@ -114,7 +157,7 @@ def check_bidding(args: argparse.Namespace) -> None:
     if args.guide:
         checks.check_model("--guide", args.guide)
     if args.games:
-        _check_appendable_records(args.records, args.seed)
+        _check_appendable_records(args.records, _generation(args))
 
 
 def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
@@ -133,6 +176,8 @@ def cmd_train_bidding(args: argparse.Namespace, console: Console) -> int:
         )
         if todo:
             with progress_bar(console) as bar, open(args.records, "a", encoding="utf-8") as out:
+                if out.tell() == 0:
+                    out.write(_header(_generation(args)) + "\n")
                 task = bar.add_task("playing", total=todo)
                 for record in generate(
                     todo,
