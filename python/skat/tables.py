@@ -248,7 +248,7 @@ def _resumed(out: str, cards: int, classes: Sequence[str]) -> list[tuple[str, in
 def _method_flags(method: tuple[bool, bool, bool]) -> str:
     prune, walk, half = method
     flags = ["--prune"] * prune + ["--no-walk"] * (not walk) + ["--no-half"] * (not half)
-    return " ".join(flags) or "none of --prune, --no-walk, --no-half"
+    return " ".join(flags) or "the default method (none of --prune, --no-walk, --no-half)"
 
 
 def _bounds(n: int, shard_rows: int) -> list[tuple[int, int]]:
