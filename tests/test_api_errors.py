@@ -108,6 +108,57 @@ def test_the_solver_benchmark_reports_a_table_it_cannot_allocate_in_one_line() -
     assert len(lines) == 1 and "cannot allocate a 65536 MB transposition table" in lines[0]
 
 
+COUNT_CALLS = {
+    "solver benchmark": "c.solver_benchmark(N, 1, 0, 32)",
+    "solver ablation": "c.solver_benchmark(1, 1, N, 32)",
+    "fcf ablation": "c.fcf_solver_ablation(N, 1)",
+    "probcut benchmark": "c.probcut_benchmark(N, 1, 0.9)",
+    "probcut grid": "c.probcut_grid(N, 1, [0.9])",
+    "probcut grid repeats": "c.probcut_grid(1, 1, [0.9], repeat=N)",
+    "lookup benchmark": "c.lookup_benchmark(N, 1, None, 3)",
+    "estimator samples": "c.estimator_samples(1, N, 'suit', 5)",
+    "lookup selfcheck rows": "c.lookup_selfcheck('suit', N, 10, 1)",
+}
+
+
+@pytest.mark.parametrize("n", [2**31, 2**63])
+@pytest.mark.parametrize("call", list(COUNT_CALLS.values()), ids=list(COUNT_CALLS))
+def test_a_count_beyond_its_limit_is_an_argument_error(call: str, n: int) -> None:
+    """A count of positions (samples, rows, repeats) the machine cannot hold aborted the process
+    ("memory allocation of 68719476736 bytes failed") or raised a Rust panic ("capacity
+    overflow"); it is refused before anything is drawn."""
+    script = textwrap.dedent(
+        f"""
+        import skat
+        from skat import _core as c
+        N = {n}
+        try:
+            {call}
+        except skat.ArgumentError as e:
+            print(e)
+        """
+    )
+    r = _run_limited([sys.executable, "-c", script])
+    assert r.returncode == 0, r.stderr
+    most = 1000 if "repeat" in call else skat._core.MAX_POSITIONS  # repeats: MAX_REPEATS
+    assert r.stdout.strip().endswith(f"must be at most {most}, got {n}"), r.stdout
+
+
+def test_the_cli_limits_positions_as_the_core_does(capsys: pytest.CaptureFixture[str]) -> None:
+    assert skat.defaults.POSITIONS_MAX == skat._core.MAX_POSITIONS
+    from skat.cli import main
+
+    too_many = str(skat.defaults.POSITIONS_MAX + 1)
+    for argv in (
+        ["bench", "solver", "--positions", too_many],
+        ["bench", "solver", "--ablation-positions", too_many],
+        ["research", "pcut-error", "--positions", too_many],
+    ):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and argv[-2] in err[0], err
+
+
 def test_tables_of_a_normal_size_still_work() -> None:
     s = skat.Solver(tt_mb=1)
     assert s.options["tt_mb"] == 1

@@ -143,7 +143,7 @@ def test_a_decision_depends_on_the_view_only() -> None:
 def test_bad_counts_and_a_hidden_card_raise_skat_errors() -> None:
     # 2**40 worlds at any level had the process abort on a failed allocation
     for kw in ({"worlds": 2**40}, {"inner": [2**40]}, {"inner": [2, 2**40]}):
-        with pytest.raises(skat.PositionError, match="at most"):
+        with pytest.raises(skat.ArgumentError, match="at most"):
             Iimc(**kw)
     # a record's hidden card ("??") leaves the seat to move no card: a panic before
     g = playing_game(3, 4)

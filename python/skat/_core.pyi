@@ -4,6 +4,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Literal, TypeAlias, final
 
 __version__: str
+MAX_POSITIONS: int
 
 class SkatError(ValueError): ...
 class ParseError(SkatError): ...

@@ -410,6 +410,11 @@ default thread count above it (``SKAT_THREADS``, the CPU count) is capped to it.
 CANDIDATES_MAX = 10_000_000
 """The most inference candidate worlds per decision accepted."""
 
+POSITIONS_MAX = 10_000_000
+"""The most positions a solver benchmark or experiment draws at once (the binding's
+``skat._core.MAX_POSITIONS``: they are held together, and more would only ask for memory a
+machine does not have)."""
+
 # ----- research: soft-max^n and three-player Spades (skat.research.spades) --------------------
 
 SPADES_CARDS = 7

@@ -28,6 +28,9 @@ pub enum SkatError {
     InvalidPosition(String),
     /// Memory that cannot be had, e.g. a transposition table larger than the machine holds.
     OutOfMemory(String),
+    /// A count beyond its limit (worlds, positions, ...): more than any use needs, and more
+    /// memory than a machine has.
+    TooMany(String),
 }
 
 impl SkatError {
@@ -75,7 +78,7 @@ impl fmt::Display for SkatError {
                 write!(f, "record {id}: move {position}: {message}")
             }
             SkatError::InvalidPosition(m) => write!(f, "invalid position: {m}"),
-            SkatError::OutOfMemory(m) => write!(f, "{m}"),
+            SkatError::OutOfMemory(m) | SkatError::TooMany(m) => write!(f, "{m}"),
         }
     }
 }

@@ -405,7 +405,7 @@ pub const MAX_CANDIDATES: usize = 10_000_000;
 /// `n` as a count of worlds (or of what `what` names) to draw: at most `max`.
 pub fn check_count(what: &str, n: usize, max: usize) -> Result<usize, SkatError> {
     if n > max {
-        return Err(SkatError::InvalidPosition(format!(
+        return Err(SkatError::TooMany(format!(
             "{what} must be at most {max}, got {n}"
         )));
     }

@@ -72,7 +72,7 @@ pub fn to_py(e: CoreError) -> PyErr {
         CoreError::IllegalAction { .. } => IllegalActionError::new_err(msg),
         CoreError::Record { .. } => RecordError::new_err(msg),
         CoreError::InvalidPosition(_) => PositionError::new_err(msg),
-        CoreError::OutOfMemory(_) => ArgumentError::new_err(msg),
+        CoreError::OutOfMemory(_) | CoreError::TooMany(_) => ArgumentError::new_err(msg),
     }
 }
 

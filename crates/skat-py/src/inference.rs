@@ -8,7 +8,7 @@ use skat_core::sampling::{check_count, World, MAX_CANDIDATES};
 use crate::args::Text;
 use crate::bidding::PyBiddingTables;
 use crate::cards::{hands_tuple, tuple_of, world_of, CardsArg, PyCard, PyCards};
-use crate::error::{IntoPyResult, InvalidCardsError, PositionError};
+use crate::error::{ArgumentError, IntoPyResult, InvalidCardsError};
 use crate::state::PyView;
 
 type PyWorld = ((PyCards, PyCards, PyCards), PyCards);
@@ -88,7 +88,7 @@ impl PyInference {
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
         if candidates == 0 {
-            return Err(PositionError::new_err("candidates must be at least 1"));
+            return Err(ArgumentError::new_err("candidates must be at least 1"));
         }
         check_count("candidates", candidates, MAX_CANDIDATES).py_err()?;
         Ok(PyInference {

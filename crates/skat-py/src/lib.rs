@@ -28,6 +28,7 @@ mod state;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("MAX_POSITIONS", skat_core::solver::bench::MAX_POSITIONS)?;
     error::register(m)?;
     m.add_class::<cards::PySuit>()?;
     m.add_class::<cards::PyRank>()?;

@@ -238,7 +238,9 @@ pub fn lookup_selfcheck<'py>(
     if rows == 0 {
         return Err(TablesError::new_err("rows must be at least 1"));
     }
-    let r = py.allow_threads(|| lookup_bench::selfcheck(c, rows, positions, seed));
+    let r = py
+        .allow_threads(|| lookup_bench::selfcheck(c, rows, positions, seed))
+        .py_err()?;
     let d = PyDict::new(py);
     d.set_item("positions", r.positions)?;
     d.set_item("mismatches", r.mismatches)?;

@@ -1,6 +1,6 @@
 //! Bindings of the solver thesis's stand-alone experiments ([`skat_core::research`]).
 
-use crate::error::SkatError;
+use crate::error::{IntoPyResult, SkatError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use skat_core::research::experiment::run_tree;
@@ -60,7 +60,9 @@ pub fn fcf_solver_ablation<'py>(
     #[pyo3(from_py_with = "crate::args::usize_arg")] positions: usize,
     #[pyo3(from_py_with = "crate::args::u64_arg")] seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let r = py.allow_threads(move || fcf_ablation(positions, seed, || {}));
+    let r = py
+        .allow_threads(move || fcf_ablation(positions, seed, || {}))
+        .py_err()?;
     let d = PyDict::new(py);
     for (class, t) in r {
         let row = PyDict::new(py);

@@ -568,7 +568,9 @@ pub fn estimator_samples<'py>(
             "cards per hand must be 1..10, got {cards}"
         )));
     }
-    let s = py.allow_threads(move || solver::estimator_data::samples(seed, count, class, cards));
+    let s = py
+        .allow_threads(move || solver::estimator_data::samples(seed, count, class, cards))
+        .py_err()?;
     let width = s.first().map_or(0, |x| x.features.len());
     let mut feats = Vec::with_capacity(s.len() * width * 4);
     let (mut role, mut value, mut lo, mut hi) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());

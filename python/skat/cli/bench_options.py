@@ -46,11 +46,14 @@ def common_options(p: argparse.ArgumentParser, repeat: int | None) -> None:
     )
 
 
-def count_option(p: argparse.ArgumentParser, name: str, default: int, what: str) -> None:
-    """A positive count option ``name`` (positions, deals, hands, games) described as ``what``."""
+def count_option(
+    p: argparse.ArgumentParser, name: str, default: int, what: str, most: int = checks.COUNT_MAX
+) -> None:
+    """A count option ``name`` (positions, deals, hands, games) of 1..``most`` described as
+    ``what``."""
     p.add_argument(
         name,
-        type=checks.integer(1, checks.COUNT_MAX),
+        type=checks.integer(1, most),
         default=default,
         help=f"{what} (default: {default:,})",
     )

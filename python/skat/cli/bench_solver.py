@@ -277,10 +277,16 @@ def add_solver_command(kinds: argparse._SubParsersAction) -> None:  # type: igno
         " positions per game class, single thread; ablations in the first run; prints the node"
         " signature.",
     )
-    count_option(s, "--positions", defaults.BENCH_SOLVER_POSITIONS, "random positions")
+    count_option(
+        s,
+        "--positions",
+        defaults.BENCH_SOLVER_POSITIONS,
+        "random positions",
+        most=defaults.POSITIONS_MAX,
+    )
     s.add_argument(
         "--ablation-positions",
-        type=checks.integer(0, checks.COUNT_MAX),
+        type=checks.integer(0, defaults.POSITIONS_MAX),
         default=defaults.BENCH_ABLATION_POSITIONS,
         help="positions per ablation row, 0 for none"
         f" (default: {defaults.BENCH_ABLATION_POSITIONS})",

@@ -3,8 +3,9 @@
 //! ordering on and off, everything else as by default; each position is solved from an empty
 //! table by both, and both must agree on its value.
 
-use crate::solver::bench::{class_of, positions};
+use crate::solver::bench::{check_positions, class_of, positions};
 use crate::solver::{Solver, SolverOptions};
+use crate::SkatError;
 
 /// Summed nodes of one game class: (positions, nodes with FCF, nodes without).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -15,12 +16,13 @@ pub struct FcfTotals {
 }
 
 /// Totals for "suit", "grand" and "null", in that order. `progress` is called after each
-/// position.
+/// position. An error for more than [`MAX_POSITIONS`](crate::solver::bench::MAX_POSITIONS) positions.
 pub fn fcf_ablation(
     n: usize,
     seed: u64,
     mut progress: impl FnMut(),
-) -> [(&'static str, FcfTotals); 3] {
+) -> Result<[(&'static str, FcfTotals); 3], SkatError> {
+    check_positions("positions", n)?;
     let on = SolverOptions::default();
     let off = SolverOptions {
         fastest_cut_first: false,
@@ -48,7 +50,7 @@ pub fn fcf_ablation(
         row.nodes_off += b.stats.nodes;
         progress();
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -58,7 +60,7 @@ mod tests {
     #[test]
     fn counts_every_position_once() {
         let mut calls = 0;
-        let r = fcf_ablation(6, 3, || calls += 1);
+        let r = fcf_ablation(6, 3, || calls += 1).unwrap();
         assert_eq!(calls, 6);
         assert_eq!(r.iter().map(|(_, t)| t.positions).sum::<u64>(), 6);
         for (_, t) in r {

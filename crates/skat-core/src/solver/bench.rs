@@ -11,6 +11,16 @@ use crate::rng::Rng;
 use crate::rules::{Contract, GameType};
 use crate::SkatError;
 
+/// The most positions one benchmark or experiment draws. Far beyond any useful run (a few
+/// hundred take minutes), it keeps a mistaken count from asking for more memory than a machine
+/// has: the positions, or their measurements, are held together.
+pub const MAX_POSITIONS: usize = 10_000_000;
+
+/// `n` as a count of positions (or of what `what` names): at most [`MAX_POSITIONS`].
+pub fn check_positions(what: &str, n: usize) -> Result<usize, SkatError> {
+    crate::sampling::check_count(what, n, MAX_POSITIONS)
+}
+
 /// Random start-of-card-play positions from a seed.
 pub fn positions(n: usize, seed: u64) -> Vec<Position> {
     let mut rng = Rng::new(seed);
@@ -254,6 +264,8 @@ pub fn run(
     options: SolverOptions,
     ablation_positions: usize,
 ) -> Result<Report, SkatError> {
+    check_positions("positions", n)?;
+    check_positions("ablation positions", ablation_positions)?;
     check_table_memory(&options, if ablation_positions > 0 { 2 } else { 1 })?;
     let pos = positions(n, seed);
     let mut solver = Solver::try_new(options)?;
@@ -442,6 +454,22 @@ pub fn all_cards(p: &Position) -> Cards {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_beyond_the_limit_are_refused_before_anything_is_drawn() {
+        for n in [MAX_POSITIONS + 1, usize::MAX] {
+            let e = run(n, 1, SolverOptions::default(), 0).unwrap_err();
+            assert!(matches!(e, SkatError::TooMany(_)), "{e}");
+            let e = run(1, 1, SolverOptions::default(), n).unwrap_err();
+            assert!(e
+                .to_string()
+                .starts_with("ablation positions must be at most"));
+        }
+        assert_eq!(
+            check_positions("positions", MAX_POSITIONS),
+            Ok(MAX_POSITIONS)
+        );
+    }
 
     #[test]
     fn ablation_rows_pair_each_switch_with_the_full_search() {

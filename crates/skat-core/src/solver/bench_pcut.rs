@@ -13,10 +13,14 @@
 //! [`run_grid`] does this for many confidences and simulated error scales at once, position by
 //! position; every configuration's rows are those its own [`run`] would give, up to timing.
 
-use super::bench::{class_index, paired, positions, CLASSES};
+use super::bench::{check_positions, class_index, paired, positions, CLASSES};
 use super::{check_table_memory, Position, Solver, SolverOptions, Stats};
 use crate::cards::Card;
+use crate::sampling::check_count;
 use crate::SkatError;
+
+/// The most times [`run_grid`] repeats each configuration (each repeat keeps its own tally).
+pub const MAX_REPEATS: usize = 1000;
 
 /// One class's comparison.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -152,7 +156,8 @@ pub fn run(
 /// rows. The positions are the outer loop: each is compared under every configuration and
 /// repeat in turn, and with `scales` the exact values its simulations need are found once for
 /// all of them. `progress(positions done)` after each position; it returns false to stop
-/// early (the rows then cover the positions done).
+/// early (the rows then cover the positions done). An error for more than [`MAX_POSITIONS`](crate::solver::bench::MAX_POSITIONS)
+/// positions or [`MAX_REPEATS`] repeats.
 pub fn run_grid(
     n: usize,
     seed: u64,
@@ -162,6 +167,8 @@ pub fn run_grid(
     repeat: usize,
     mut progress: impl FnMut(usize) -> bool,
 ) -> Result<Vec<Vec<Vec<PcutRow>>>, SkatError> {
+    check_positions("positions", n)?;
+    check_count("repeats", repeat, MAX_REPEATS)?;
     let configs: Vec<(u16, Option<f32>)> = match scales {
         Some(scales) => pcuts
             .iter()

@@ -7,12 +7,13 @@
 //! trump suit), the skat as her discard, played on by uniformly random legal cards until `k`
 //! cards are left per hand. The sample depends only on the seed.
 
-use super::bench::random_position;
+use super::bench::{check_positions, random_position};
 use super::bounds::static_bounds;
 use super::estimator::{class_of, features, MAX_ACTIVE};
 use super::layout::Layout;
 use super::{Solver, SolverOptions};
 use crate::rng::Rng;
+use crate::SkatError;
 
 /// One labelled position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,9 +29,14 @@ pub struct Sample {
     pub hi: i32,
 }
 
-/// `count` samples of class `class` (0 suit, 1 grand) with `k` cards per hand.
-pub fn samples(seed: u64, count: usize, class: u8, k: u32) -> Vec<Sample> {
+/// `count` samples of class `class` (0 suit, 1 grand) with `k` cards per hand; an error for
+/// more than [`MAX_POSITIONS`](crate::solver::bench::MAX_POSITIONS) samples.
+///
+/// # Panics
+/// For another class or a `k` outside 1..=10.
+pub fn samples(seed: u64, count: usize, class: u8, k: u32) -> Result<Vec<Sample>, SkatError> {
     assert!(class <= 1 && (1..=10).contains(&k));
+    check_positions("samples", count)?;
     let mut rng = Rng::new(seed);
     let mut solver = Solver::new(SolverOptions {
         tt_mb: 16,
@@ -62,7 +68,7 @@ pub fn samples(seed: u64, count: usize, class: u8, k: u32) -> Vec<Sample> {
             hi,
         });
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -72,8 +78,8 @@ mod tests {
     #[test]
     fn samples_are_deterministic_and_their_bounds_hold() {
         for class in 0..2 {
-            let a = samples(3, 40, class, 6);
-            assert_eq!(a, samples(3, 40, class, 6));
+            let a = samples(3, 40, class, 6).unwrap();
+            assert_eq!(a, samples(3, 40, class, 6).unwrap());
             for s in &a {
                 assert!(s.lo <= s.value && s.value <= s.hi, "{s:?}");
             }

@@ -8,7 +8,9 @@
 //! * [`check`]: random positions with few cards per hand
 //!   ([`super::bench::random_position`]), solved with and without tables: the exactness test.
 
-use super::bench::{class_index, paired, positions, random_game_type, random_position, CLASSES};
+use super::bench::{
+    check_positions, class_index, paired, positions, random_game_type, random_position, CLASSES,
+};
 use super::layout::Layout;
 use super::lookup::{leak, ClassTable, LookupRef, LookupTables, MIN_K};
 use super::lookup_build::{candidates, class_layout, revalue, rows, Builder, RowSpec};
@@ -39,6 +41,7 @@ pub fn run(n: usize, seed: u64, with: SolverOptions) -> Result<Vec<LookupRow>, S
         tt_mb: with.tt_mb,
         ..SolverOptions::default()
     };
+    check_positions("positions", n)?;
     check_table_memory(&base, 2)?;
     let mut solvers = [Solver::try_new(base)?, Solver::try_new(with)?];
     let mut rows: Vec<LookupRow> = CLASSES
@@ -111,8 +114,9 @@ fn checking_solvers(tables: LookupRef) -> [Solver; 2] {
 /// `class` with 3 cards per hand into an in-memory table, then solves `npos` positions, each
 /// a random valuation of a random built row with a random leader seat (and trump suit), with
 /// and without the table. Returns (positions, value mismatches, rows built) and the nodes
-/// searched without and with the table.
-pub fn selfcheck(class: u8, nrows: usize, npos: usize, seed: u64) -> SelfCheck {
+/// searched without and with the table; an error for more than [`MAX_POSITIONS`](crate::solver::bench::MAX_POSITIONS) rows.
+pub fn selfcheck(class: u8, nrows: usize, npos: usize, seed: u64) -> Result<SelfCheck, SkatError> {
+    check_positions("rows", nrows)?;
     let k = MIN_K as u32;
     let mut rng = Rng::new(seed);
     let all = rows(class, k);
@@ -163,7 +167,7 @@ pub fn selfcheck(class: u8, nrows: usize, npos: usize, seed: u64) -> SelfCheck {
         out.nodes[0] += a.stats.nodes;
         out.nodes[1] += b.stats.nodes;
     }
-    out
+    Ok(out)
 }
 
 /// The result of [`selfcheck`].

@@ -305,7 +305,7 @@ fn half_rows_stay_exact_and_are_smaller() {
 /// (so the exactness checks can fail), and the built table changes none.
 #[test]
 fn the_search_uses_the_tables() {
-    let c = selfcheck(1, 40, 400, 7);
+    let c = selfcheck(1, 40, 400, 7).unwrap();
     assert_eq!(c.mismatches, 0);
     assert!(c.nodes[1] * 3 < c.nodes[0], "{:?}", c.nodes);
     let t = small_table(1, 1, 4);

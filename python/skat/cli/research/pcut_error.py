@@ -109,7 +109,7 @@ def add_command(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     p.add_argument(
         "--positions",
-        type=checks.integer(1, checks.COUNT_MAX),
+        type=checks.integer(1, defaults.POSITIONS_MAX),
         default=defaults.PCUT_ERROR_POSITIONS,
         help=f"random 30-card positions per comparison (default: {defaults.PCUT_ERROR_POSITIONS})",
     )
