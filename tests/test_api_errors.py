@@ -280,6 +280,16 @@ def test_a_record_path_with_a_lone_surrogate_is_a_parse_error() -> None:
         list(skat.read_iss("\ud800"))
 
 
+def test_a_record_path_with_a_nul_character_is_a_parse_error() -> None:
+    """It was a bare ValueError ("embedded null byte") from open."""
+    from skat.records import read_records
+
+    with pytest.raises(skat.ParseError, match="NUL"):
+        list(skat.read_iss("games\0.iss"))
+    with pytest.raises(skat.ParseError, match="NUL"):
+        read_records(["games\0.iss"])
+
+
 def test_a_file_descriptor_is_not_a_record_path() -> None:
     r, w = os.pipe()
     try:
@@ -333,3 +343,47 @@ def test_damaged_inference_tables_are_an_inference_error(tmp_path: Path) -> None
     for path in _damaged(tmp_path):
         with pytest.raises(InferenceError, match=path.name):
             InferenceTables.load(path)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        "KermitPlayer(threshold=2.0, threads=1)",
+        "KermitPlayer(candidates=0, threads=1)",
+        "KnnPlayer()",
+        "MistakePlayer(rate=3)",
+        "TrackerPlayer(cap=2.0, threads=1)",
+        "CountPlayer(min_opportunities=0, threads=1)",
+    ],
+)
+def test_a_player_class_refuses_an_option_out_of_range_with_a_skat_error(build: str) -> None:
+    """The player classes built directly (not from a spec) raised a bare ValueError."""
+    import skat.players as players
+
+    with pytest.raises(PlayerSpecError):
+        eval(build, vars(players))
+
+
+def test_a_game_of_two_players_is_an_argument_error() -> None:
+    from skat.match import play
+
+    with pytest.raises(skat.ArgumentError, match="three players, got 2"):
+        play([make_player("random")] * 2, skat.Deal.random(1))
+
+
+def test_the_research_functions_refuse_bad_arguments_with_skat_errors() -> None:
+    from skat.research.properties import game_kind, measure_game
+    from skat.research.softmaxn import true_kinds
+    from skat.research.sure_games import survey
+    from skat.research.threshold_estimate import study
+
+    game = skat.Game(skat.Deal.random(1))
+    for call in (
+        lambda: game_kind(game),
+        lambda: measure_game(game, 1, 1, 1),
+        lambda: true_kinds("rules"),
+        lambda: survey(0, 1),
+        lambda: study(["rules", "rules", "random"], 1, 1),
+    ):
+        with pytest.raises(skat.ArgumentError):
+            call()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from skat._core import Action, Deal, Game, Phase, SkatError
+from skat._core import Action, ArgumentError, Deal, Game, Phase, SkatError
 from skat.players.base import Player
 
 
@@ -90,7 +90,7 @@ def play(
     none), as ``Game(deal, variants=...)`` takes them.
     """
     if len(players) != 3:
-        raise ValueError("a game needs three players")
+        raise ArgumentError(f"a game needs three players, got {len(players)}")
     game = Game(deal, variants=variants)
     start(players, game, seed)
     for token in prefix:

@@ -85,7 +85,8 @@ def replay_until_play(game: Game) -> Game:
 def record_path(path: str | os.PathLike[str], caller: str = "open_records") -> str:
     """``path`` as a file name: a ``str``, ``bytes`` or path-like object (anything else, such
     as an int that ``open`` would take for a file descriptor, raises ``TypeError``; a name
-    with a lone surrogate that no file system encoding holds raises ``ParseError``)."""
+    with a lone surrogate that no file system encoding holds, or with a NUL character, raises
+    ``ParseError``)."""
     if not isinstance(path, str | bytes | os.PathLike):
         raise TypeError(f"{caller} expects a file path, got {type(path).__name__}")
     name = os.fsdecode(os.fspath(path))
@@ -93,6 +94,8 @@ def record_path(path: str | os.PathLike[str], caller: str = "open_records") -> s
         os.fsencode(name)
     except UnicodeEncodeError as e:
         raise ParseError(f"not a valid file name (a lone surrogate): {name!r}") from e
+    if "\0" in name:
+        raise ParseError(f"not a valid file name (a NUL character): {name!r}")
     return name
 
 
@@ -132,7 +135,7 @@ def read_iss(path: str | os.PathLike[str]) -> Iterator[Game]:
 
     Raises ``RecordError`` (with the file and line) for a record that is malformed or contains
     an illegal move. ``path`` is checked at once (:func:`record_path`): a path that is not one
-    raises ``TypeError``, a name with a lone surrogate ``ParseError``.
+    raises ``TypeError``, a name with a lone surrogate or a NUL character ``ParseError``.
     """
     name = record_path(path, "read_iss")
     return _read_iss(name)

@@ -71,7 +71,7 @@ from skat.defaults import (
 )
 from skat.inference import SIDES, make_inference
 from skat.inference.files import compiled_tables
-from skat.players.base import register
+from skat.players.base import PlayerSpecError, register
 from skat.players.declaration import search_declaration
 from skat.players.pimc import PimcPlayer
 
@@ -107,16 +107,16 @@ class KermitPlayer(PimcPlayer):
         declare_worlds: int = DECLARE_WORLDS,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
-            raise ValueError(f"threshold must be in [0, 1], got {threshold}")
+            raise PlayerSpecError(f"threshold must be in [0, 1], got {threshold}")
         if unopposed is not None and not 0.0 <= unopposed <= 1.0:
-            raise ValueError(f"unopposed must be in [0, 1], got {unopposed}")
+            raise PlayerSpecError(f"unopposed must be in [0, 1], got {unopposed}")
         sides = str(inference).strip().upper()
         if sides not in SIDES:
-            raise ValueError(f"inference must be one of {', '.join(SIDES)}, got {inference!r}")
+            raise PlayerSpecError(f"inference must be one of {', '.join(SIDES)}, got {inference!r}")
         if candidates < 1:
-            raise ValueError(f"candidates must be at least 1, got {candidates}")
+            raise PlayerSpecError(f"candidates must be at least 1, got {candidates}")
         if declare < 0 or declare_worlds < 1:
-            raise ValueError(
+            raise PlayerSpecError(
                 f"declare must be at least 0 and declare_worlds at least 1, got {declare}"
                 f" and {declare_worlds}"
             )

@@ -20,7 +20,7 @@ from typing import ClassVar
 from skat._core import Action, GameType, Phase, View
 from skat.bidding.knn import KNN_TYPES, KnnModel
 from skat.defaults import KNN_THRESHOLD, PIMC_TT_MB, WORLDS
-from skat.players.base import register
+from skat.players.base import PlayerSpecError, register
 from skat.players.pimc import PimcPlayer
 from skat.players.rules import game_value
 
@@ -50,12 +50,14 @@ class KnnPlayer(PimcPlayer):
         seed: int = 0,
     ) -> None:
         if not model:
-            raise ValueError("knn needs model=FILE (made by 'skat train knn')")
+            raise PlayerSpecError("knn needs model=FILE (made by 'skat train knn')")
         lo, hi = THRESHOLD_POINTS
         if not lo <= threshold <= hi:
-            raise ValueError(f"threshold must be in {lo:g}..{hi:g} card points, got {threshold}")
+            raise PlayerSpecError(
+                f"threshold must be in {lo:g}..{hi:g} card points, got {threshold}"
+            )
         if k < 0:
-            raise ValueError(f"k must be at least 1 (0: the model's), got {k}")
+            raise PlayerSpecError(f"k must be at least 1 (0: the model's), got {k}")
         super().__init__(
             worlds=worlds, seconds=seconds, points=points, threads=threads, tt_mb=tt_mb, seed=seed
         )

@@ -46,7 +46,7 @@ from skat.defaults import (
     MISTAKE_TRICK_SHARES,
     PIPMA_TT_MB,
 )
-from skat.players.base import register
+from skat.players.base import PlayerSpecError, register
 from skat.players.kermit import KermitPlayer
 from skat.seeds import derive_seed
 
@@ -99,7 +99,7 @@ class MistakePlayer(KermitPlayer):
         **kermit: Any,
     ) -> None:
         if not 0.0 <= rate <= 1.0:
-            raise ValueError(f"rate must be in [0, 1], got {rate}")
+            raise PlayerSpecError(f"rate must be in [0, 1], got {rate}")
         super().__init__(**kermit)
         self.rate = rate
         self.calibrated = calibrated

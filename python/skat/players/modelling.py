@@ -48,7 +48,7 @@ from skat.defaults import (
     PIPMA_TT_MB,
     TRACKER_CAP,
 )
-from skat.players.base import Player, register
+from skat.players.base import Player, PlayerSpecError, register
 from skat.players.kermit import KermitPlayer
 
 __all__ = [
@@ -140,7 +140,7 @@ class TrackerPlayer(ModellingPlayer):
     def __init__(self, rm36: bool = False, cap: float = TRACKER_CAP, **kermit: Any) -> None:
         super().__init__(rm36=rm36, **kermit)
         if not 0.0 <= cap <= 1.0:
-            raise ValueError(f"cap must be in [0, 1], got {cap}")
+            raise PlayerSpecError(f"cap must be in [0, 1], got {cap}")
         self.cap = cap
         self.errors: dict[tuple[str, ...], tuple[float, int]] = {}
         self._pwin: float | None = None
@@ -189,7 +189,7 @@ class CountPlayer(ModellingPlayer):
     ) -> None:
         super().__init__(rm36=rm36, **kermit)
         if min_opportunities < 1:
-            raise ValueError(f"min_opportunities must be at least 1, got {min_opportunities}")
+            raise PlayerSpecError(f"min_opportunities must be at least 1, got {min_opportunities}")
         self.min_opportunities = min_opportunities
         self.tally = MistakeTally()
         self.solver = Solver(tt_mb=PIPMA_TT_MB)

@@ -29,7 +29,7 @@ import numpy as np
 
 from skat.defaults import SYNTHETIC_TOLERANCE
 from skat.parallel import map_tasks
-from skat.research.bcd import level_exploitability, random_trees
+from skat.research.bcd import BcdError, level_exploitability, random_trees
 from skat.research.bcd_games import versus_equilibrium
 from skat.seeds import derive_seed
 
@@ -111,7 +111,7 @@ def run_grid(
     with the number of trees done after each chunk. The chunks run on ``workers`` processes
     or on Ray (``ray``, :func:`skat.parallel.map_tasks`); the result depends on neither."""
     if equilibrium and tolerance <= 0:
-        raise ValueError("the CFR+ tolerance must be positive")
+        raise BcdError("the CFR+ tolerance must be positive")
     indexed = list(
         _jobs(cells, trees, seed, levels, worlds, height, tolerance if equilibrium else 0.0)
     )

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from skat._core import Deal, Game, Phase, count_worlds
+from skat._core import ArgumentError, Deal, Game, Phase, count_worlds
 from skat.parallel import local_workers, map_tasks
 from skat.records import replay_until_play
 from skat.seeds import derive_seed
@@ -55,7 +55,7 @@ def game_kind(game: Game) -> str:
     """``"suit"``, ``"grand"`` or ``"null"`` for a declared game."""
     contract = game.contract
     if contract is None:
-        raise ValueError("the game has no contract")
+        raise ArgumentError("the game has no contract")
     return contract.game_type.class_name
 
 
@@ -126,7 +126,7 @@ def df_of_ratios(ratios: Iterable[float]) -> float | None:
 def measure_game(start: Game, samples: int, rollouts: int, seed: int) -> dict[str, Any]:
     """The properties of one game at the start of card play (see the module text)."""
     if start.phase != Phase.PLAY:
-        raise ValueError("measure_game needs a game at the start of card play")
+        raise ArgumentError("measure_game needs a game at the start of card play")
     rng = random.Random(seed)
     correlated = wins = 0
     for _ in range(samples):

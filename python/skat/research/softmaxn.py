@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from skat._core import Deal
+from skat._core import ArgumentError, Deal
 from skat.match import play
 from skat.parallel import run_tasks
 from skat.players import SoftmaxnPlayer, make_player
@@ -38,13 +38,13 @@ CANDIDATES = {"declarer": ("win", "points"), "defender": ("min", "greedy")}
 
 
 def true_kinds(spec: str) -> dict[str, str]:
-    """The kinds a ``softmaxn`` opponent plays as declarer and defender (a ``ValueError``
+    """The kinds a ``softmaxn`` opponent plays as declarer and defender (an ``ArgumentError``
     for any other player, or one that infers: its kind must be known)."""
     p = make_player(spec)
     if not isinstance(p, SoftmaxnPlayer) or p.infer:
-        raise ValueError(f"opponents must be softmaxn players with infer=false, got {spec!r}")
+        raise ArgumentError(f"opponents must be softmaxn players with infer=false, got {spec!r}")
     if p.declarer not in DECLARER_KINDS or p.defender not in CANDIDATES["defender"]:
-        raise ValueError(f"opponent {spec!r}: its defender kind must be min or greedy")
+        raise ArgumentError(f"opponent {spec!r}: its defender kind must be min or greedy")
     return {"declarer": p.declarer, "defender": p.defender}
 
 

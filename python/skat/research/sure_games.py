@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from skat._core import Deal, Game
+from skat._core import ArgumentError, Deal, Game
 from skat.defaults import PARANOID_BID_NODES
 from skat.seeds import deal_seed
 
@@ -36,7 +36,7 @@ def survey(
     from skat.players.kermit import KermitPlayer
 
     if deals < 1:
-        raise ValueError(f"deals must be at least 1, got {deals}")
+        raise ArgumentError(f"deals must be at least 1, got {deals}")
     player = KermitPlayer(paranoid_bid=budget, threads=1)
     found: Counter[str] = Counter()
     times: list[float] = []

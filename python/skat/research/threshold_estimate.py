@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from skat._core import Deal, Phase
+from skat._core import ArgumentError, Deal, Phase
 from skat.analysis.thresholds import ThresholdEstimate, bidding_points
 from skat.match import play
 from skat.players import make_player
@@ -72,7 +72,7 @@ def study(
     """Bids ``auctions`` deals with the three distinct ``specs`` and returns, per player, its
     truth, its estimate at each checkpoint and ``games_within`` (JSON-ready)."""
     if len(specs) != 3 or len(set(specs)) != 3:
-        raise ValueError("three distinct player specs are needed")
+        raise ArgumentError("three distinct player specs are needed")
     marks = sorted(set(checkpoints or checkpoints_for(auctions)))
     players = [make_player(s) for s in specs]
     ineq: dict[str, tuple[list[float], list[float]]] = {s: ([], []) for s in specs}
