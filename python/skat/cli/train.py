@@ -34,9 +34,9 @@ three pimc players (--worlds) play the cards. The records are appended to --reco
 (resumable: the games already there, training games 0, 1, ... of --seed, are skipped; a last
 record cut off in the middle of its line is dropped; the file's first line, a # comment, keeps
 the --seed, --worlds and --guide it was started with, and a resume with others is refused).
-Then fits the tables and weights to
-those games, any --data record files and any --iss human record files, keeping a seeded share
-(--held-out) aside, written to --held-out-records for 'skat report bidding'.
+Then fits the tables and weights to those games, any --data record files and any --iss human
+record files, keeping a seeded share (--held-out) aside, written to --held-out-records for
+'skat report bidding'.
 """
 
 INFERENCE_HELP = """\
