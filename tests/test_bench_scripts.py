@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import sys
@@ -303,3 +304,16 @@ def test_pcut_window_grid_reports_what_the_benchmark_gives(tmp_path: Path) -> No
             mine["nodes"],
             mine["decision_agreement"],
         )
+
+
+def test_merge_memory_joins_shards_into_the_bytes_of_one_shard(tmp_path: Path) -> None:
+    """The joined file of 600 grand-3 rows cut into shards of 250 is the file one shard of the
+    same rows gives (the join is by key, whatever the cut), and its figures are reported."""
+    from skat._core import lookup_build_range
+
+    mm = load("merge_memory")
+    r = mm.measure("grand", 3, 600, 250, workers=1)
+    whole, _ = lookup_build_range("grand", 3, 0, 600)
+    assert (r["rows"], r["shards"], r["file_bytes"]) == (600, 3, len(whole))
+    assert r["sha256"] == hashlib.sha256(whole).hexdigest()
+    assert r["peak_rise_bytes"] >= 0 and r["seconds"] >= 0
