@@ -150,12 +150,12 @@ DATA_CALLS: list[tuple[str, type[skat.SkatError], Callable[[], Any]]] = [
     ("inference bytes", skat.InvalidCardsError, lambda: Inference(b"\0\0\0")),
     (
         "no inference candidates",
-        skat.PositionError,
+        skat.ArgumentError,
         lambda: Inference(bytes(4 * _inference_values()), candidates=0),
     ),
     (
         "inference candidates beyond the limit",
-        skat.PositionError,
+        skat.ArgumentError,
         lambda: Inference(bytes(4 * _inference_values()), candidates=2**40),
     ),
 ]
