@@ -108,6 +108,30 @@ def test_the_solver_benchmark_reports_a_table_it_cannot_allocate_in_one_line() -
     assert len(lines) == 1 and "cannot allocate a 65536 MB transposition table" in lines[0]
 
 
+def test_a_row_list_that_cannot_be_allocated_is_a_tables_error() -> None:
+    """Listing the rows of a 5-card suit or grand table (24 bytes a row, gigabytes) aborted the
+    process where the memory was not there; the list grows fallibly, and the process goes on."""
+    script = textwrap.dedent(
+        """
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        import skat
+        from skat._core import lookup_row_count
+        try:
+            lookup_row_count("grand", 5)
+        except skat.TablesError as e:
+            print(e)
+        print(lookup_row_count("grand", 3))
+        """
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:2] == [
+        "cannot allocate the list of the grand-5 table's rows (24 bytes a row)",
+        "191034",
+    ]
+
+
 COUNT_CALLS = {
     "solver benchmark": "c.solver_benchmark(N, 1, 0, 32)",
     "solver ablation": "c.solver_benchmark(1, 1, N, 32)",

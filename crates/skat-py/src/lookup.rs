@@ -46,7 +46,8 @@ pub fn lookup_row_count(
 ) -> PyResult<usize> {
     let c = class_index(&cls)?;
     check_k(k)?;
-    Ok(py.allow_threads(|| lookup_build::row_count(c, k)))
+    py.allow_threads(|| lookup_build::try_row_count(c, k))
+        .map_err(TablesError::new_err)
 }
 
 /// Builds rows `start..end` of a class and size (`prune`: remove redundant tentpoles;
@@ -74,10 +75,12 @@ pub fn lookup_build_range<'py>(
         Some(dir) => Some(load(&dir.0)?),
         None => None,
     };
-    let (bytes, st) = py.allow_threads(|| {
-        let (table, st) = lookup_build::build_shard(c, k, start, end, method, smaller);
-        (table.to_bytes(), st)
-    });
+    let (bytes, st) = py
+        .allow_threads(|| {
+            let (table, st) = lookup_build::build_shard(c, k, start, end, method, smaller)?;
+            Ok::<_, String>((table.to_bytes(), st))
+        })
+        .map_err(TablesError::new_err)?;
     let d = PyDict::new(py);
     d.set_item("rows", st.rows)?;
     d.set_item("valuations", st.valuations)?;
@@ -268,8 +271,9 @@ pub fn lookup_estimate<'py>(
     let c = class_index(&cls)?;
     check_k(k)?;
     let method = Method { prune, walk, half };
-    let (rows, per, poles, vals) =
-        py.allow_threads(|| lookup_build::estimate(c, k, sample.max(1), seed, method));
+    let (rows, per, poles, vals) = py
+        .allow_threads(|| lookup_build::estimate(c, k, sample.max(1), seed, method))
+        .map_err(TablesError::new_err)?;
     let d = PyDict::new(py);
     d.set_item("rows", rows)?;
     d.set_item("seconds_per_row", per)?;

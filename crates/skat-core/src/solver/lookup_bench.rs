@@ -13,7 +13,7 @@ use super::bench::{
 };
 use super::layout::Layout;
 use super::lookup::{leak, ClassTable, LookupRef, LookupTables, MIN_K};
-use super::lookup_build::{candidates, class_layout, revalue, rows, Builder, RowSpec};
+use super::lookup_build::{candidates, class_layout, revalue, try_rows, Builder, RowSpec};
 use super::{check_table_memory, Position, Solver, SolverOptions};
 use crate::rng::Rng;
 use crate::rules::Contract;
@@ -119,7 +119,7 @@ pub fn selfcheck(class: u8, nrows: usize, npos: usize, seed: u64) -> Result<Self
     check_positions("rows", nrows)?;
     let k = MIN_K as u32;
     let mut rng = Rng::new(seed);
-    let all = rows(class, k);
+    let all = try_rows(class, k).map_err(SkatError::OutOfMemory)?;
     let mut picked: Vec<RowSpec> = (0..nrows)
         .map(|_| all[rng.below(all.len() as u64) as usize])
         .collect();

@@ -114,7 +114,16 @@ type RowCache = Mutex<Vec<((u8, u32), Arc<Vec<RowSpec>>)>>;
 
 /// Every row of a class and hand size, in the fixed order described above (enumerated once
 /// per process).
+///
+/// # Panics
+/// When the list cannot be allocated (see [`try_rows`]).
 pub fn rows(class: u8, k: u32) -> Arc<Vec<RowSpec>> {
+    try_rows(class, k).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`rows`], or an error when the list (24 bytes a row: about 4 GB for the 5-card suit table)
+/// does not fit in the memory the allocator gives.
+pub fn try_rows(class: u8, k: u32) -> Result<Arc<Vec<RowSpec>>, String> {
     static CACHE: OnceLock<RowCache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
     if let Some((_, r)) = cache
@@ -123,18 +132,24 @@ pub fn rows(class: u8, k: u32) -> Arc<Vec<RowSpec>> {
         .iter()
         .find(|(ck, _)| *ck == (class, k))
     {
-        return r.clone();
+        return Ok(r.clone());
     }
-    let r = Arc::new(enumerate_rows(class, k));
+    let r = Arc::new(enumerate_rows(class, k).ok_or_else(|| {
+        format!(
+            "cannot allocate the list of the {}-{k} table's rows (24 bytes a row)",
+            super::lookup::CLASS_NAMES[class as usize]
+        )
+    })?);
     let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
     c.push(((class, k), r.clone()));
-    r
+    Ok(r)
 }
 
-fn enumerate_rows(class: u8, k: u32) -> Vec<RowSpec> {
+/// The rows, or None when an allocation fails (every growth is fallible).
+fn enumerate_rows(class: u8, k: u32) -> Option<Vec<RowSpec>> {
     assert!((MIN_K as u32..=MAX_K as u32).contains(&k) && class < 3);
     let lay = class_layout(class);
-    let mut out = Vec::new();
+    let mut out: Vec<RowSpec> = Vec::new();
     for split in splits(lay, k) {
         let mut cards: Vec<u32> = Vec::new();
         for (g, &n) in split.iter().enumerate() {
@@ -144,9 +159,12 @@ fn enumerate_rows(class: u8, k: u32) -> Vec<RowSpec> {
         let mut seen = HashSet::new();
         let mut hands = [0u32; 3];
         let mut counts = [0u32; 3];
-        assign(&cards, 0, k, &mut hands, &mut counts, &mut |h| {
+        let whole = assign(&cards, 0, k, &mut hands, &mut counts, &mut |h| {
             for d in 0..3u8 {
                 let (key, _) = canonical_key(lay, *h, d as u64 | (class as u64) << 2);
+                if seen.try_reserve(1).is_err() || out.try_reserve(1).is_err() {
+                    return false;
+                }
                 if seen.insert(key.a) {
                     out.push(RowSpec {
                         key: key.a,
@@ -155,33 +173,41 @@ fn enumerate_rows(class: u8, k: u32) -> Vec<RowSpec> {
                     });
                 }
             }
+            true
         });
+        if !whole {
+            return None;
+        }
     }
-    out
+    Some(out)
 }
 
-/// Every assignment of `cards[i..]` to the three seats, `k` cards each.
+/// Every assignment of `cards[i..]` to the three seats, `k` cards each, given to `f` until it
+/// returns false (then false: the walk stopped).
 fn assign(
     cards: &[u32],
     i: usize,
     k: u32,
     hands: &mut [u32; 3],
     counts: &mut [u32; 3],
-    f: &mut impl FnMut(&[u32; 3]),
-) {
+    f: &mut impl FnMut(&[u32; 3]) -> bool,
+) -> bool {
     if i == cards.len() {
-        f(hands);
-        return;
+        return f(hands);
     }
     for s in 0..3 {
         if counts[s] < k {
             counts[s] += 1;
             hands[s] |= 1 << cards[i];
-            assign(cards, i + 1, k, hands, counts, f);
+            let go_on = assign(cards, i + 1, k, hands, counts, f);
             hands[s] &= !(1 << cards[i]);
             counts[s] -= 1;
+            if !go_on {
+                return false;
+            }
         }
     }
+    true
 }
 
 /// Per group and card count, one rank set (a mask of the group's cards) per distinct
@@ -608,32 +634,42 @@ impl Builder {
     }
 }
 
-/// Builds rows `start..end` of a class and size: `(key, tentpoles)` per row.
+/// Builds rows `start..end` of a class and size: `(key, tentpoles)` per row; an error when
+/// the rows cannot be listed ([`try_rows`]).
 pub fn build_range(
     class: u8,
     k: u32,
     start: usize,
     end: usize,
     method: Method,
-) -> (Vec<BuiltRow>, BuildStats) {
-    let all = rows(class, k);
+) -> Result<(Vec<BuiltRow>, BuildStats), String> {
+    let all = try_rows(class, k)?;
     let end = end.min(all.len());
     let mut b = Builder::with_method(method);
     let out = all[start.min(end)..end]
         .iter()
         .map(|r| (r.key, b.build_row(class, r)))
         .collect();
-    (out, b.stats)
+    Ok((out, b.stats))
 }
 
 /// The rows of a class and size: null rows are counted by their index
-/// ([`crate::solver::null_rank`]), the others listed.
-pub fn row_count(class: u8, k: u32) -> usize {
+/// ([`crate::solver::null_rank`]), the others listed ([`try_rows`]: an error when the list
+/// cannot be allocated).
+pub fn try_row_count(class: u8, k: u32) -> Result<usize, String> {
     if class == 2 {
-        null_index(k).len() as usize
+        Ok(null_index(k).len() as usize)
     } else {
-        rows(class, k).len()
+        Ok(try_rows(class, k)?.len())
     }
+}
+
+/// [`try_row_count`].
+///
+/// # Panics
+/// When the rows cannot be listed.
+pub fn row_count(class: u8, k: u32) -> usize {
+    try_row_count(class, k).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The null row numbered `n` ([`crate::solver::null_rank::NullIndex`]) as a row to build.
@@ -658,10 +694,10 @@ pub fn build_shard(
     end: usize,
     method: Method,
     smaller: Option<LookupRef>,
-) -> (ClassTable, BuildStats) {
+) -> Result<(ClassTable, BuildStats), String> {
     if class != 2 {
-        let (rows, st) = build_range(class, k, start, end, method);
-        return (ClassTable::from_rows(class, k as u8, rows), st);
+        let (rows, st) = build_range(class, k, start, end, method)?;
+        return Ok((ClassTable::from_rows(class, k as u8, rows), st));
     }
     let end = end.min(row_count(2, k));
     let start = start.min(end);
@@ -676,13 +712,20 @@ pub fn build_shard(
         .map(|n| b.build_row(2, &null_row(n as u64, k))[0].1)
         .collect();
     let d = DenseNull::from_values(k as u8, start as u64, &values);
-    (ClassTable::from_dense(d), b.stats)
+    Ok((ClassTable::from_dense(d), b.stats))
 }
 
 /// What a full build of a class and size would cost, from `n` random rows built and thrown
-/// away: (rows of the table, CPU seconds per row, tentpoles per row, valuations per row).
-pub fn estimate(class: u8, k: u32, n: usize, seed: u64, method: Method) -> (usize, f64, f64, f64) {
-    let total = row_count(class, k);
+/// away: (rows of the table, CPU seconds per row, tentpoles per row, valuations per row); an
+/// error when the rows cannot be listed.
+pub fn estimate(
+    class: u8,
+    k: u32,
+    n: usize,
+    seed: u64,
+    method: Method,
+) -> Result<(usize, f64, f64, f64), String> {
+    let total = try_row_count(class, k)?;
     let all = (class != 2).then(|| rows(class, k));
     let mut rng = crate::rng::Rng::new(seed);
     let mut b = Builder::with_method(method);
@@ -697,10 +740,10 @@ pub fn estimate(class: u8, k: u32, n: usize, seed: u64, method: Method) -> (usiz
     }
     let per = start.elapsed().as_secs_f64() / n.max(1) as f64;
     let m = n.max(1) as f64;
-    (
+    Ok((
         total,
         per,
         b.stats.tentpoles as f64 / m,
         b.stats.valuations as f64 / m,
-    )
+    ))
 }

@@ -17,7 +17,9 @@ use std::sync::{Arc, Mutex};
 
 use super::layout::Layout;
 use super::lookup::{ClassTable, LOW_HALF};
-use super::lookup_build::{class_layout, rank_sets, rows, trivial_bounds, valuations, BuiltRow};
+use super::lookup_build::{
+    class_layout, rank_sets, trivial_bounds, try_rows, valuations, BuiltRow,
+};
 use super::search::Searcher;
 
 /// The exact value of every valuation of a row from its full tentpoles (`vals`: every
@@ -145,7 +147,7 @@ pub fn halve_range(
         return Err("null tables have one tentpole a row: nothing to halve".into());
     }
     let lay = class_layout(class);
-    let all = rows(class, k);
+    let all = try_rows(class, k)?;
     let end = end.min(all.len());
     let mut st = HalveStats::default();
     let mut out: Vec<BuiltRow> = Vec::with_capacity(end.saturating_sub(start));

@@ -180,7 +180,7 @@ mod tests {
     fn shards(class: u8, k: u32, cuts: &[usize], dir: &Path) -> Vec<PathBuf> {
         let mut paths = Vec::new();
         for (j, w) in cuts.windows(2).enumerate() {
-            let (t, _) = build_shard(class, k, w[0], w[1], Method::default(), None);
+            let (t, _) = build_shard(class, k, w[0], w[1], Method::default(), None).unwrap();
             let p = dir.join(format!("{j:06}.part"));
             std::fs::write(&p, t.to_bytes()).unwrap();
             paths.push(p);

@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use super::lookup::{table_files, ClassTable, MAGIC, MAX_K, MIN_K};
-use super::lookup_build::row_count;
+use super::lookup_build::try_row_count;
 use super::lookup_dense::{rd8, DENSE_VERSION};
 
 /// What a table file (or a build's shard) says of itself in its first 24 bytes, checked
@@ -107,7 +107,7 @@ pub fn summarise_dir(dir: &Path) -> Result<Vec<TableSummary>, String> {
             rows,
             entries,
             memory_bytes,
-            complete: rows == row_count(class, k as u32) as u64,
+            complete: rows == try_row_count(class, k as u32)? as u64,
         });
     }
     Ok(out)
@@ -130,10 +130,10 @@ mod tests {
     fn headers_and_summaries_agree_with_the_loaded_tables() {
         let d = scratch("agree");
         // a complete dense null-3, a keyed suit shard and a dense null-4 shard
-        let (null3, _) = build_shard(2, 3, 0, usize::MAX, Method::default(), None);
+        let (null3, _) = build_shard(2, 3, 0, usize::MAX, Method::default(), None).unwrap();
         std::fs::write(d.join("null-3.skt"), null3.to_bytes()).unwrap();
-        let (suit, _) = build_shard(0, 3, 0, 300, Method::default(), None);
-        let (null4, _) = build_shard(2, 4, 1000, 1500, Method::default(), None);
+        let (suit, _) = build_shard(0, 3, 0, 300, Method::default(), None).unwrap();
+        let (null4, _) = build_shard(2, 4, 1000, 1500, Method::default(), None).unwrap();
         for (name, t, first) in [("a.part", &suit, 0), ("b.part", &null4, 1000)] {
             std::fs::write(d.join(name), t.to_bytes()).unwrap();
             let h = FileHeader::read(&d.join(name)).unwrap();
@@ -154,8 +154,8 @@ mod tests {
     #[test]
     fn truncated_or_foreign_files_are_refused() {
         let d = scratch("refused");
-        let (null3, _) = build_shard(2, 3, 0, 2000, Method::default(), None);
-        let (suit, _) = build_shard(0, 3, 0, 50, Method::default(), None);
+        let (null3, _) = build_shard(2, 3, 0, 2000, Method::default(), None).unwrap();
+        let (suit, _) = build_shard(0, 3, 0, 50, Method::default(), None).unwrap();
         for (i, t) in [null3, suit].iter().enumerate() {
             let b = t.to_bytes();
             let p = d.join(format!("{i}.part"));

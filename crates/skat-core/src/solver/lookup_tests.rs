@@ -64,7 +64,7 @@ fn empty_shards_round_trip() {
     for class in 0..3u8 {
         let n = row_count(class, 3);
         for (start, end) in [(5, 2), (5, 5), (n, n + 10), (usize::MAX - 1, usize::MAX)] {
-            let (t, _) = build_shard(class, 3, start, end, Method::default(), None);
+            let (t, _) = build_shard(class, 3, start, end, Method::default(), None).unwrap();
             assert_eq!(t.rows(), 0);
             assert_eq!(t.iter_rows().count(), 0);
             let back = ClassTable::from_bytes(&t.to_bytes()).unwrap();
@@ -357,11 +357,11 @@ fn dense_null_tables_hold_the_values_of_the_keyed_ones() {
         };
         let mut parts = Vec::new();
         for &(a, z) in &ranges {
-            let (dense, _) = build_shard(2, k, a, z, Method::default(), None);
+            let (dense, _) = build_shard(2, k, a, z, Method::default(), None).unwrap();
             assert_eq!(dense.rows(), z - a);
             if let Some(t) = null3 {
                 // the searches reading null-3 find the same values
-                let (with, _) = build_shard(2, k, a, z, Method::default(), Some(t));
+                let (with, _) = build_shard(2, k, a, z, Method::default(), Some(t)).unwrap();
                 assert_eq!(with.to_bytes(), dense.to_bytes());
             }
             // the same rows built from the listed rows, keyed: the same value for every key
@@ -381,7 +381,7 @@ fn dense_null_tables_hold_the_values_of_the_keyed_ones() {
             parts.push(dense);
         }
         if k == 3 {
-            let (keyed, _) = build_range(2, 3, 0, n, Method::default());
+            let (keyed, _) = build_range(2, 3, 0, n, Method::default()).unwrap();
             let whole = ClassTable::from_bytes(&parts[0].to_bytes()).expect("a dense file");
             for (key, poles) in keyed {
                 assert_eq!(whole.row(key).map(|r| r.value(0)), Some(poles[0].1));
