@@ -75,7 +75,8 @@ numbered, never listed; null-7 holds 16,197,263,712 rows in 8.1 GB), suit and gr
 :data:`MAX_LISTED_CARDS`."""
 MAX_LISTED_CARDS = 5
 """Largest hand size of suit and grand tables: the builder lists their rows in memory, 24
-bytes each, and 6-card ones would take tens of GB."""
+bytes each (a list that does not fit is a ``TablesError``), and 6-card ones would take tens of
+GB."""
 METHOD_FILE = "method.json"
 """Kept beside the shards of an unfinished suit or grand build: the ``prune``, ``walk`` and
 ``half`` it was started with (a resume with others is refused)."""
