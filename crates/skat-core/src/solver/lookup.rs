@@ -356,31 +356,11 @@ impl ClassTable {
         if let Some(d) = self.dense() {
             return d.to_bytes();
         }
-        let mut b = Vec::with_capacity(24 + self.rows * 12 + self.entries * 5 + 12);
-        b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&[VERSION, self.class, self.k, 0]);
-        b.extend_from_slice(&(self.rows as u64).to_le_bytes());
-        b.extend_from_slice(&(self.entries as u64).to_le_bytes());
-        for (key, _) in self.iter_rows() {
-            b.extend_from_slice(&key.to_le_bytes());
-        }
-        let mut off = 0u32;
-        b.extend_from_slice(&off.to_le_bytes());
-        for (_, poles) in self.iter_rows() {
-            off += poles.len() as u32;
-            b.extend_from_slice(&off.to_le_bytes());
-        }
-        for (_, poles) in self.iter_rows() {
-            for (v, _) in poles {
-                b.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        for (_, poles) in self.iter_rows() {
-            b.extend(poles.iter().map(|p| p.1));
-        }
-        let h = fnv1a(&b);
-        b.extend_from_slice(&h.to_le_bytes());
-        b
+        let b = Vec::with_capacity(24 + self.rows * 12 + self.entries * 5 + 12);
+        write_keyed(b, self.class, self.k, self.rows, self.entries, || {
+            self.iter_rows()
+        })
+        .expect("writing to memory does not fail")
     }
 
     pub fn from_bytes(b: &[u8]) -> Result<ClassTable, String> {
@@ -399,6 +379,92 @@ impl ClassTable {
             .collect();
         Ok(ClassTable::from_rows(f.class, f.k, rows))
     }
+}
+
+/// The entries of one row as [`write_keyed`] writes them: valuations, then values.
+pub(super) trait RowEntries {
+    fn count(&self) -> usize;
+    fn valuations(&self) -> impl Iterator<Item = u32>;
+    fn values(&self) -> impl Iterator<Item = u8>;
+}
+
+impl RowEntries for Vec<(u32, u8)> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn valuations(&self) -> impl Iterator<Item = u32> {
+        self.iter().map(|e| e.0)
+    }
+    fn values(&self) -> impl Iterator<Item = u8> {
+        self.iter().map(|e| e.1)
+    }
+}
+
+impl RowEntries for (&[u32], &[u8]) {
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+    fn valuations(&self) -> impl Iterator<Item = u32> {
+        self.0.iter().copied()
+    }
+    fn values(&self) -> impl Iterator<Item = u8> {
+        self.1.iter().copied()
+    }
+}
+
+/// Writes a keyed table file (version 2, the layout [`KeyedFile::parse`] reads) of `n` rows
+/// and `entries` entries to `w` and returns it: `rows()` gives the rows in key order, afresh
+/// for each of the file's four sections (keys, offsets, valuations, values); the trailing
+/// checksum hashes every byte written before it.
+pub(super) fn write_keyed<W: std::io::Write, E: RowEntries, R: Iterator<Item = (u64, E)>>(
+    w: W,
+    class: u8,
+    k: u8,
+    n: usize,
+    entries: usize,
+    rows: impl Fn() -> R,
+) -> std::io::Result<W> {
+    struct Hashed<W> {
+        w: W,
+        hash: u64,
+    }
+    impl<W: std::io::Write> Hashed<W> {
+        fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+            self.hash = fnv1a_from(self.hash, b);
+            self.w.write_all(b)
+        }
+    }
+    let mut w = Hashed {
+        w,
+        hash: fnv1a(&[]),
+    };
+    w.put(MAGIC)?;
+    w.put(&[VERSION, class, k, 0])?;
+    w.put(&(n as u64).to_le_bytes())?;
+    w.put(&(entries as u64).to_le_bytes())?;
+    for (key, _) in rows() {
+        w.put(&key.to_le_bytes())?;
+    }
+    let mut off = 0u32;
+    w.put(&off.to_le_bytes())?;
+    for (_, e) in rows() {
+        off += e.count() as u32;
+        w.put(&off.to_le_bytes())?;
+    }
+    for (_, e) in rows() {
+        for v in e.valuations() {
+            w.put(&v.to_le_bytes())?;
+        }
+    }
+    for (_, e) in rows() {
+        for v in e.values() {
+            w.put(&[v])?;
+        }
+    }
+    let h = w.hash;
+    w.put(&h.to_le_bytes())?;
+    w.w.flush()?;
+    Ok(w.w)
 }
 
 /// A keyed (version 1 or 2) table file or shard in memory, checked, read in place.

@@ -10,18 +10,15 @@
 //! allocation is fallible: a merge that does not fit the memory is an error, never an abort.
 //!
 //! Invariant: the file written is byte for byte the one [`ClassTable::merge`] followed by
-//! [`ClassTable::to_bytes`] gives (tested), and a row present in two shards, or shards of
-//! different classes or sizes, are refused before anything is written.
+//! [`ClassTable::to_bytes`] gives (tested; both write through `lookup::write_keyed`), and a row
+//! present in two shards, or shards of different classes or sizes, are refused before anything
+//! is written.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[cfg(doc)]
 use super::lookup::ClassTable;
-use super::lookup::{fnv1a, fnv1a_from, KeyedFile, MAGIC};
-
-/// The version written (keyed, with half rows).
-const VERSION: u8 = 2;
+use super::lookup::{write_keyed, KeyedFile};
 
 /// A vector of `n` elements' capacity, or an error naming what did not fit.
 fn reserve<T>(n: usize, what: &str) -> Result<Vec<T>, String> {
@@ -116,19 +113,6 @@ impl Rows {
     }
 }
 
-/// A writer that hashes what it writes (the file's trailing checksum).
-struct Hashed<W: Write> {
-    w: W,
-    hash: u64,
-}
-
-impl<W: Write> Hashed<W> {
-    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
-        self.hash = fnv1a_from(self.hash, b);
-        self.w.write_all(b)
-    }
-}
-
 /// Joins the keyed shard files `parts` of one class and size into the table file `out`;
 /// returns its rows and entries.
 pub fn merge_keyed_files(parts: &[PathBuf], out: &Path) -> Result<(usize, usize), String> {
@@ -136,38 +120,15 @@ pub fn merge_keyed_files(parts: &[PathBuf], out: &Path) -> Result<(usize, usize)
     let order = rows.key_order()?;
     let (n, entries) = (rows.keys.len(), rows.values.len());
     let err = |e: std::io::Error| format!("{}: {e}", out.display());
-    let file = std::fs::File::create(out).map_err(err)?;
-    let mut w = Hashed {
-        w: std::io::BufWriter::new(file),
-        hash: fnv1a(&[]),
+    let file = std::io::BufWriter::new(std::fs::File::create(out).map_err(err)?);
+    let in_key_order = || {
+        order.iter().map(|&i| {
+            let span = rows.span(i);
+            let entries = (&rows.valuations[span.clone()], &rows.values[span]);
+            (rows.keys[i as usize], entries)
+        })
     };
-    let write = |w: &mut Hashed<std::io::BufWriter<std::fs::File>>| -> std::io::Result<()> {
-        w.put(MAGIC)?;
-        w.put(&[VERSION, rows.class, rows.k, 0])?;
-        w.put(&(n as u64).to_le_bytes())?;
-        w.put(&(entries as u64).to_le_bytes())?;
-        for &i in &order {
-            w.put(&rows.keys[i as usize].to_le_bytes())?;
-        }
-        let mut off = 0u32;
-        w.put(&off.to_le_bytes())?;
-        for &i in &order {
-            off += rows.span(i).len() as u32;
-            w.put(&off.to_le_bytes())?;
-        }
-        for &i in &order {
-            for &v in &rows.valuations[rows.span(i)] {
-                w.put(&v.to_le_bytes())?;
-            }
-        }
-        for &i in &order {
-            w.put(&rows.values[rows.span(i)])?;
-        }
-        let h = w.hash;
-        w.put(&h.to_le_bytes())?;
-        w.w.flush()
-    };
-    write(&mut w).map_err(err)?;
+    write_keyed(file, rows.class, rows.k, n, entries, in_key_order).map_err(err)?;
     Ok((n, entries))
 }
 
